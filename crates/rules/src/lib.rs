@@ -1,0 +1,34 @@
+//! Pure game rules of Slowfuse: variants, move input, outcomes, draw claims, FEN and PGN.
+//!
+//! The crate does no I/O and never reads the clock. A [`Game`] is an
+//! immutable value: playing a move, resigning or claiming a draw returns a
+//! new game and leaves the old one as it was. Legality comes from
+//! [shakmaty](https://crates.io/crates/shakmaty); Slowfuse adds the
+//! correspondence rules on top (see [`Game`] for how games end).
+//!
+//! ```
+//! use slowfuse_rules::{Game, Variant};
+//!
+//! let game = Game::new(Variant::Standard).play("e4")?.play("e7e5")?;
+//! assert_eq!(game.moves()[1].san, "e5");
+//! assert_eq!(game.fen(), "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+//! # Ok::<_, slowfuse_rules::MoveError>(())
+//! ```
+
+#![warn(missing_docs)]
+
+mod error;
+mod fen;
+mod game;
+mod input;
+mod outcome;
+mod pgn;
+mod variant;
+
+pub use error::{ClaimError, GameOver, MoveError, ReplayError, SetupError};
+pub use fen::STANDARD_START_FEN;
+pub use game::{BoardArray, Game, PlayedMove, perft_from_fen, square_index};
+pub use outcome::{EndReason, Outcome, UnknownEndReason};
+pub use pgn::{PgnHeaders, write_pgn};
+pub use shakmaty::{Color, Role};
+pub use variant::{UnknownVariant, Variant};

@@ -1,0 +1,190 @@
+//! How a game ended: the reason, the winner and the PGN result.
+
+use std::fmt;
+use std::str::FromStr;
+
+use shakmaty::Color;
+
+/// How a game ended, on or off the board.
+///
+/// The first five end the game automatically after a move; the claim
+/// reasons ([`EndReason::Repetition`], [`EndReason::FiftyMoves`],
+/// [`EndReason::DeadPosition`]) end it only when the player to move claims
+/// the draw; the rest are actions of the players or the clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// Atomic: a king was blown up. The player who moved wins.
+    Explosion,
+    /// The player to move is in check and has no legal move.
+    Checkmate,
+    /// The player to move is not in check and has no legal move: a draw.
+    Stalemate,
+    /// The same position occurred for the fifth time: an automatic draw.
+    FivefoldRepetition,
+    /// 75 moves by each side without a capture or pawn move: an automatic draw.
+    SeventyFiveMoves,
+    /// Draw claimed because the position occurred three times.
+    Repetition,
+    /// Draw claimed after 50 moves by each side without a capture or pawn move.
+    FiftyMoves,
+    /// Draw claimed because neither side has material to win.
+    DeadPosition,
+    /// The players agreed a draw.
+    Agreement,
+    /// A player resigned.
+    Resignation,
+    /// A player ran out of time (a draw when the other could never win).
+    Time,
+}
+
+impl EndReason {
+    /// Every reason, in declaration order.
+    pub const ALL: &'static [EndReason] = &[
+        EndReason::Explosion,
+        EndReason::Checkmate,
+        EndReason::Stalemate,
+        EndReason::FivefoldRepetition,
+        EndReason::SeventyFiveMoves,
+        EndReason::Repetition,
+        EndReason::FiftyMoves,
+        EndReason::DeadPosition,
+        EndReason::Agreement,
+        EndReason::Resignation,
+        EndReason::Time,
+    ];
+
+    /// The stable name stored in the database, e.g. `"fivefold_repetition"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EndReason::Explosion => "explosion",
+            EndReason::Checkmate => "checkmate",
+            EndReason::Stalemate => "stalemate",
+            EndReason::FivefoldRepetition => "fivefold_repetition",
+            EndReason::SeventyFiveMoves => "seventy_five_moves",
+            EndReason::Repetition => "repetition",
+            EndReason::FiftyMoves => "fifty_moves",
+            EndReason::DeadPosition => "dead_position",
+            EndReason::Agreement => "agreement",
+            EndReason::Resignation => "resignation",
+            EndReason::Time => "time",
+        }
+    }
+
+    /// Words for people, used on the game page and in the PGN `Termination`
+    /// tag, e.g. `"King exploded"` or `"Draw by agreement"`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            EndReason::Explosion => "King exploded",
+            EndReason::Checkmate => "Checkmate",
+            EndReason::Stalemate => "Stalemate",
+            EndReason::FivefoldRepetition => "Draw by fivefold repetition",
+            EndReason::SeventyFiveMoves => "Draw by the 75-move rule",
+            EndReason::Repetition => "Draw claimed by threefold repetition",
+            EndReason::FiftyMoves => "Draw claimed by the 50-move rule",
+            EndReason::DeadPosition => "Draw claimed: neither side can win",
+            EndReason::Agreement => "Draw by agreement",
+            EndReason::Resignation => "Resignation",
+            EndReason::Time => "Time forfeit",
+        }
+    }
+
+    /// Whether this reason always means a draw, whoever played.
+    pub fn is_draw(self) -> bool {
+        matches!(
+            self,
+            EndReason::Stalemate
+                | EndReason::FivefoldRepetition
+                | EndReason::SeventyFiveMoves
+                | EndReason::Repetition
+                | EndReason::FiftyMoves
+                | EndReason::DeadPosition
+                | EndReason::Agreement
+        )
+    }
+}
+
+impl fmt::Display for EndReason {
+    /// Writes [`EndReason::describe`].
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.describe())
+    }
+}
+
+/// A stored end reason that is not one of [`EndReason::as_str`]'s names.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown end reason \"{0}\"")]
+pub struct UnknownEndReason(pub String);
+
+impl FromStr for EndReason {
+    type Err = UnknownEndReason;
+
+    /// The inverse of [`EndReason::as_str`] (exact, lowercase).
+    fn from_str(s: &str) -> Result<EndReason, UnknownEndReason> {
+        EndReason::ALL
+            .iter()
+            .copied()
+            .find(|r| r.as_str() == s)
+            .ok_or_else(|| UnknownEndReason(s.to_owned()))
+    }
+}
+
+/// The end of a game: who won (`None` for a draw) and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Color>,
+    /// Why the game ended.
+    pub reason: EndReason,
+}
+
+impl Outcome {
+    /// A win for `winner`.
+    pub fn win(winner: Color, reason: EndReason) -> Outcome {
+        Outcome {
+            winner: Some(winner),
+            reason,
+        }
+    }
+
+    /// A draw.
+    pub fn draw(reason: EndReason) -> Outcome {
+        Outcome {
+            winner: None,
+            reason,
+        }
+    }
+
+    /// The PGN result: `"1-0"`, `"0-1"` or `"1/2-1/2"`.
+    pub fn result(&self) -> &'static str {
+        match self.winner {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reason_names_round_trip() {
+        for &r in EndReason::ALL {
+            assert_eq!(r.as_str().parse::<EndReason>(), Ok(r));
+        }
+        assert!("mate".parse::<EndReason>().is_err());
+        assert_eq!(EndReason::Explosion.describe(), "King exploded");
+        assert_eq!(EndReason::Agreement.describe(), "Draw by agreement");
+    }
+
+    #[test]
+    fn results() {
+        assert_eq!(
+            Outcome::win(Color::White, EndReason::Checkmate).result(),
+            "1-0"
+        );
+        assert_eq!(Outcome::win(Color::Black, EndReason::Time).result(), "0-1");
+        assert_eq!(Outcome::draw(EndReason::Time).result(), "1/2-1/2");
+    }
+}

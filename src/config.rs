@@ -1,0 +1,124 @@
+//! Settings: built-in defaults, `config/default.toml`, `config/local.toml`, then environment.
+
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// The defaults shipped inside the binary, identical to `config/default.toml`.
+const BUILT_IN_DEFAULTS: &str = include_str!("../config/default.toml");
+
+/// Every setting of the server.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Settings {
+    pub server: ServerSettings,
+    pub database: DatabaseSettings,
+    pub auth: AuthSettings,
+    pub game: GameSettings,
+}
+
+/// `[server]`: where to listen and how to name ourselves.
+#[derive(Clone, Debug, Deserialize)]
+pub struct ServerSettings {
+    pub bind: String,
+    pub public_url: String,
+    pub secret_key: String,
+    pub data_dir: PathBuf,
+    pub trust_proxy_headers: bool,
+    pub workers: usize,
+}
+
+/// `[database]`: which database and how many connections.
+#[derive(Clone, Debug, Deserialize)]
+pub struct DatabaseSettings {
+    pub url: String,
+    pub pool_size: u32,
+    pub sqlite_busy_timeout_ms: u32,
+}
+
+/// `[auth]`: login throttling and session lifetime.
+#[derive(Clone, Debug, Deserialize)]
+pub struct AuthSettings {
+    pub max_failed_logins_per_user: i64,
+    pub max_failed_logins_per_address: i64,
+    pub login_window_minutes: i64,
+    pub session_days: i64,
+}
+
+/// `[game]`: limits on what players send.
+#[derive(Clone, Debug, Deserialize)]
+pub struct GameSettings {
+    pub max_message_chars: usize,
+}
+
+impl Settings {
+    /// Loads the settings, layering the files found under `config_dir` and the environment
+    /// over the built-in defaults.
+    pub fn load(config_dir: &Path) -> Result<Settings, config::ConfigError> {
+        Self::load_from(config_dir, std::env::vars())
+    }
+
+    /// As [`Settings::load`], with the environment given explicitly (used by tests).
+    pub fn load_from(
+        config_dir: &Path,
+        env: impl IntoIterator<Item = (String, String)>,
+    ) -> Result<Settings, config::ConfigError> {
+        let env: std::collections::HashMap<String, String> = env.into_iter().collect();
+        let mut builder = config::Config::builder()
+            .add_source(config::File::from_str(
+                BUILT_IN_DEFAULTS,
+                config::FileFormat::Toml,
+            ))
+            .add_source(config::File::from(config_dir.join("default.toml")).required(false))
+            .add_source(config::File::from(config_dir.join("local.toml")).required(false))
+            .add_source(
+                config::Environment::with_prefix("SLOWFUSE")
+                    .prefix_separator("__")
+                    .separator("__")
+                    .try_parsing(true)
+                    .source(Some(env.clone())),
+            );
+        if let Some(url) = env.get("DATABASE_URL").filter(|u| !u.is_empty()) {
+            builder = builder.set_override("database.url", url.as_str())?;
+        }
+        let mut settings: Settings = builder.build()?.try_deserialize()?;
+        if settings.server.public_url.trim().is_empty() {
+            settings.server.public_url = format!("http://{}", settings.server.bind);
+        }
+        settings.server.public_url = settings.server.public_url.trim_end_matches('/').to_string();
+        Ok(settings)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn defaults_serve_sqlite_on_port_8080() {
+        let s = Settings::load_from(Path::new("/nonexistent"), env(&[])).unwrap();
+        assert_eq!(s.server.bind, "127.0.0.1:8080");
+        assert_eq!(s.database.url, "sqlite://data/slowfuse.db");
+    }
+
+    #[test]
+    fn environment_overrides_files_and_database_url_overrides_all() {
+        let s = Settings::load_from(
+            Path::new("/nonexistent"),
+            env(&[
+                ("SLOWFUSE__SERVER__BIND", "127.0.0.1:9000"),
+                ("SLOWFUSE__DATABASE__POOL_SIZE", "3"),
+                ("DATABASE_URL", "postgres://localhost/x"),
+            ]),
+        )
+        .unwrap();
+        assert_eq!(s.server.bind, "127.0.0.1:9000");
+        assert_eq!(s.database.pool_size, 3);
+        assert_eq!(s.database.url, "postgres://localhost/x");
+    }
+}

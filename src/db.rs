@@ -1,0 +1,118 @@
+//! Database access: one connection type over SQLite and PostgreSQL, the pool, migrations.
+
+use diesel::connection::SimpleConnection;
+use diesel::prelude::*;
+use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool, PooledConnection};
+use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
+
+use crate::config::DatabaseSettings;
+
+/// Migrations for the embedded SQLite backend.
+pub const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/sqlite");
+/// Migrations for the PostgreSQL backend (same folder names as SQLite's).
+pub const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/postgres");
+
+/// A connection to whichever database the server was configured with.
+#[derive(diesel::MultiConnection)]
+pub enum DbConnection {
+    Sqlite(diesel::SqliteConnection),
+    Pg(diesel::PgConnection),
+}
+
+/// The pool of connections shared by request handlers and workers.
+pub type DbPool = Pool<ConnectionManager<DbConnection>>;
+/// One connection taken from the pool.
+pub type PooledDb = PooledConnection<ConnectionManager<DbConnection>>;
+
+/// Sets the per-connection SQLite options every time a connection is opened.
+#[derive(Debug)]
+struct SqlitePragmas {
+    busy_timeout_ms: u32,
+}
+
+impl CustomizeConnection<DbConnection, diesel::r2d2::Error> for SqlitePragmas {
+    fn on_acquire(&self, conn: &mut DbConnection) -> Result<(), diesel::r2d2::Error> {
+        if let DbConnection::Sqlite(c) = conn {
+            c.batch_execute(&format!(
+                "PRAGMA busy_timeout = {}; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
+                self.busy_timeout_ms
+            ))
+            .map_err(diesel::r2d2::Error::QueryError)?;
+        }
+        Ok(())
+    }
+}
+
+/// Turns `sqlite://path` into the path diesel expects; other URLs pass unchanged.
+fn diesel_url(url: &str) -> String {
+    match url.strip_prefix("sqlite://") {
+        Some(path) => path.to_string(),
+        None => url.to_string(),
+    }
+}
+
+/// Whether a URL names a PostgreSQL database.
+pub fn is_postgres_url(url: &str) -> bool {
+    url.starts_with("postgres://") || url.starts_with("postgresql://")
+}
+
+/// Opens the pool, creating the SQLite file's directory when needed.
+pub fn connect(settings: &DatabaseSettings) -> anyhow::Result<DbPool> {
+    let url = diesel_url(&settings.url);
+    if !is_postgres_url(&url)
+        && let Some(dir) = std::path::Path::new(&url)
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+    {
+        std::fs::create_dir_all(dir)?;
+    }
+    if !is_postgres_url(&url) {
+        // WAL is a property of the file: switch once, before the pool opens its connections.
+        let mut c = <diesel::SqliteConnection as Connection>::establish(&url)?;
+        c.batch_execute(&format!(
+            "PRAGMA busy_timeout = {}; PRAGMA journal_mode = WAL;",
+            settings.sqlite_busy_timeout_ms
+        ))?;
+    }
+    let manager = ConnectionManager::<DbConnection>::new(url);
+    let pool = Pool::builder()
+        .max_size(settings.pool_size.max(1))
+        .connection_customizer(Box::new(SqlitePragmas {
+            busy_timeout_ms: settings.sqlite_busy_timeout_ms,
+        }))
+        .build(manager)?;
+    Ok(pool)
+}
+
+/// Applies the pending migrations of the connection's backend; returns how many ran.
+pub fn migrate(conn: &mut DbConnection) -> anyhow::Result<usize> {
+    let applied = match conn {
+        DbConnection::Sqlite(c) => c.run_pending_migrations(SQLITE_MIGRATIONS),
+        DbConnection::Pg(c) => c.run_pending_migrations(POSTGRES_MIGRATIONS),
+    }
+    .map_err(|e| anyhow::anyhow!("migration failed: {e}"))?;
+    Ok(applied.len())
+}
+
+/// Runs the same diesel expression on whichever backend `conn` is, for the few queries the
+/// multi-backend connection cannot express (such as `RETURNING`).
+#[macro_export]
+macro_rules! on_backend {
+    ($conn:expr, |$c:ident| $body:expr) => {
+        match $conn {
+            $crate::db::DbConnection::Sqlite($c) => $body,
+            $crate::db::DbConnection::Pg($c) => $body,
+        }
+    };
+}
+
+/// Takes the write lock on one game for the rest of the transaction: on PostgreSQL a row
+/// lock, on SQLite the database write lock. Returns false when the game does not exist.
+/// Every use case that changes a game calls this first, so changes to one game are serial.
+pub fn lock_game(conn: &mut DbConnection, game_id: i64) -> QueryResult<bool> {
+    use crate::schema::games::dsl::*;
+    let touched = diesel::update(games.filter(id.eq(game_id)))
+        .set(updated_at.eq(updated_at))
+        .execute(conn)?;
+    Ok(touched == 1)
+}

@@ -1,0 +1,11 @@
+//! Slowfuse: a correspondence-chess server. `main` is a thin wrapper over [`cli::run`].
+
+pub mod cli;
+pub mod clock;
+pub mod config;
+pub mod db;
+pub mod models;
+pub mod schema;
+pub mod startup;
+pub mod usecases;
+pub mod web;

@@ -1,0 +1,216 @@
+//! Database rows: what is read (`User`, `Game`, …) and what is inserted (`NewUser`, …).
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+use crate::schema::{
+    api_tokens, challenges, game_messages, game_players, games, login_attempts, moves, users,
+};
+
+/// A registered player.
+#[derive(Clone, Debug, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = users)]
+pub struct User {
+    pub id: i64,
+    pub username: String,
+    pub username_key: String,
+    pub email: String,
+    pub email_verified_at: Option<NaiveDateTime>,
+    pub password_hash: String,
+    pub time_zone: String,
+    pub created_at: NaiveDateTime,
+}
+
+/// A player about to be registered.
+#[derive(Insertable)]
+#[diesel(table_name = users)]
+pub struct NewUser<'a> {
+    pub username: &'a str,
+    pub username_key: &'a str,
+    pub email: &'a str,
+    pub password_hash: &'a str,
+    pub created_at: NaiveDateTime,
+}
+
+/// A personal API token, stored as a hash.
+#[derive(Insertable)]
+#[diesel(table_name = api_tokens)]
+pub struct NewApiToken<'a> {
+    pub user_id: i64,
+    pub token_hash: &'a str,
+    pub label: &'a str,
+    pub created_at: NaiveDateTime,
+}
+
+/// A failed login, kept for throttling.
+#[derive(Insertable)]
+#[diesel(table_name = login_attempts)]
+pub struct NewLoginAttempt<'a> {
+    pub throttle_key: &'a str,
+    pub attempted_at: NaiveDateTime,
+}
+
+/// An open seek or a direct challenge.
+#[derive(Clone, Debug, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = challenges)]
+pub struct Challenge {
+    pub id: i64,
+    pub creator_id: i64,
+    pub opponent_id: Option<i64>,
+    pub kind: String,
+    pub share_token: String,
+    pub variant: String,
+    pub variant_options: String,
+    pub color: String,
+    pub time_control: String,
+    pub days_per_move: Option<i32>,
+    pub increment_seconds: Option<i32>,
+    pub cap_seconds: Option<i32>,
+    pub rated: bool,
+    pub status: String,
+    pub game_id: Option<i64>,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+/// A challenge about to be stored.
+#[derive(Insertable)]
+#[diesel(table_name = challenges)]
+pub struct NewChallenge<'a> {
+    pub creator_id: i64,
+    pub opponent_id: Option<i64>,
+    pub kind: &'a str,
+    pub share_token: &'a str,
+    pub variant: &'a str,
+    pub color: &'a str,
+    pub time_control: &'a str,
+    pub days_per_move: Option<i32>,
+    pub rated: bool,
+    pub status: &'a str,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+/// A game (one board, or the match of a bughouse pair) as stored.
+#[derive(Clone, Debug, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = games)]
+pub struct Game {
+    pub id: i64,
+    pub variant: String,
+    pub variant_options: String,
+    pub initial_fen: String,
+    pub fen: String,
+    pub ply: i32,
+    pub turn: String,
+    pub status: String,
+    pub result: String,
+    pub termination: Option<String>,
+    pub time_control: String,
+    pub days_per_move: Option<i32>,
+    pub increment_seconds: Option<i32>,
+    pub cap_seconds: Option<i32>,
+    pub deadline_at: Option<NaiveDateTime>,
+    pub rated: bool,
+    pub is_public: bool,
+    pub draw_offer: Option<String>,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+    pub last_move_at: Option<NaiveDateTime>,
+    pub finished_at: Option<NaiveDateTime>,
+}
+
+/// A game about to be created from an accepted challenge.
+#[derive(Insertable)]
+#[diesel(table_name = games)]
+pub struct NewGame<'a> {
+    pub variant: &'a str,
+    pub initial_fen: &'a str,
+    pub fen: &'a str,
+    pub turn: &'a str,
+    pub status: &'a str,
+    pub result: &'a str,
+    pub time_control: &'a str,
+    pub days_per_move: Option<i32>,
+    pub rated: bool,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+/// A seat in a game: which user plays which colour on which board.
+#[derive(Clone, Debug, Queryable, Selectable)]
+#[diesel(table_name = game_players)]
+pub struct GamePlayer {
+    pub id: i64,
+    pub game_id: i64,
+    pub user_id: i64,
+    pub board: i32,
+    pub color: String,
+    pub time_left_seconds: Option<i64>,
+    pub secret_state: Option<String>,
+}
+
+/// A seat about to be taken.
+#[derive(Insertable)]
+#[diesel(table_name = game_players)]
+pub struct NewGamePlayer<'a> {
+    pub game_id: i64,
+    pub user_id: i64,
+    pub board: i32,
+    pub color: &'a str,
+}
+
+/// One move as stored, with its comment.
+#[derive(Clone, Debug, Queryable, Selectable)]
+#[diesel(table_name = moves)]
+pub struct Move {
+    pub id: i64,
+    pub game_id: i64,
+    pub board: i32,
+    pub ply: i32,
+    pub uci: String,
+    pub san: String,
+    pub fen_after: String,
+    pub player_id: Option<i64>,
+    pub comment: Option<String>,
+    pub played_at: NaiveDateTime,
+}
+
+/// A move about to be stored.
+#[derive(Insertable)]
+#[diesel(table_name = moves)]
+pub struct NewMove<'a> {
+    pub game_id: i64,
+    pub board: i32,
+    pub ply: i32,
+    pub uci: &'a str,
+    pub san: &'a str,
+    pub fen_after: &'a str,
+    pub player_id: Option<i64>,
+    pub comment: Option<&'a str>,
+    pub played_at: NaiveDateTime,
+}
+
+/// A message that went with an action (draw offer, resignation, …) or stood alone.
+#[derive(Clone, Debug, Queryable, Selectable)]
+#[diesel(table_name = game_messages)]
+pub struct GameMessage {
+    pub id: i64,
+    pub game_id: i64,
+    pub user_id: i64,
+    pub ply: i32,
+    pub kind: String,
+    pub body: String,
+    pub created_at: NaiveDateTime,
+}
+
+/// A message about to be stored.
+#[derive(Insertable)]
+#[diesel(table_name = game_messages)]
+pub struct NewGameMessage<'a> {
+    pub game_id: i64,
+    pub user_id: i64,
+    pub ply: i32,
+    pub kind: &'a str,
+    pub body: &'a str,
+    pub created_at: NaiveDateTime,
+}

@@ -1,0 +1,150 @@
+//! Building the application: pool, migrations, session key, HTTP server. Used by `main` and tests.
+
+use std::net::TcpListener;
+use std::path::Path;
+use std::sync::Arc;
+
+use actix_session::SessionMiddleware;
+use actix_session::config::{CookieContentSecurity, PersistentSession};
+use actix_session::storage::CookieSessionStore;
+use actix_web::cookie::{Key, SameSite};
+use actix_web::dev::Server;
+use actix_web::middleware::{DefaultHeaders, Logger};
+use actix_web::{App, HttpServer, web};
+
+use crate::clock::Clock;
+use crate::config::Settings;
+use crate::db;
+use crate::web::{AppState, routes};
+
+/// A configured server, bound to its port, ready to run.
+pub struct Application {
+    port: u16,
+    server: Server,
+    pub state: AppState,
+}
+
+impl Application {
+    /// Connects to the database, applies migrations, binds the listener.
+    pub fn build(settings: Settings, clock: Arc<dyn Clock>) -> anyhow::Result<Application> {
+        let pool = db::connect(&settings.database)?;
+        let applied = db::migrate(&mut *pool.get()?)?;
+        if applied > 0 {
+            log::info!("applied {applied} database migrations");
+        }
+        let key = session_key(&settings)?;
+        let listener = TcpListener::bind(&settings.server.bind)?;
+        let port = listener.local_addr()?.port();
+        let state = AppState {
+            pool,
+            settings: Arc::new(settings),
+            clock,
+        };
+        let server = run(listener, state.clone(), key)?;
+        Ok(Application {
+            port,
+            server,
+            state,
+        })
+    }
+
+    /// The port actually bound (useful with port 0).
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// Serves until stopped.
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        self.server.await
+    }
+}
+
+/// The cookie key: from the configured secret, else one made once and kept in the data dir.
+fn session_key(settings: &Settings) -> anyhow::Result<Key> {
+    let secret = settings.server.secret_key.trim();
+    if !secret.is_empty() {
+        anyhow::ensure!(
+            secret.len() >= 32,
+            "server.secret_key must be at least 32 characters long"
+        );
+        use sha2::{Digest, Sha512};
+        return Ok(Key::from(&Sha512::digest(secret.as_bytes())));
+    }
+    let path = settings.server.data_dir.join("session.key");
+    read_or_create_key(&path)
+}
+
+fn read_or_create_key(path: &Path) -> anyhow::Result<Key> {
+    if let Ok(bytes) = std::fs::read(path)
+        && bytes.len() >= 64
+    {
+        return Ok(Key::from(&bytes[..64]));
+    }
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let key = Key::generate();
+    std::fs::write(path, key.master())?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
+    }
+    Ok(key)
+}
+
+fn run(listener: TcpListener, state: AppState, key: Key) -> anyhow::Result<Server> {
+    let secure = state.settings.server.public_url.starts_with("https://");
+    let days = state.settings.auth.session_days;
+    let workers = state.settings.server.workers;
+    let data = web::Data::new(state);
+    let mut server = HttpServer::new(move || {
+        App::new()
+            .wrap(Logger::new("%r %s %Dms"))
+            .wrap(
+                SessionMiddleware::builder(CookieSessionStore::default(), key.clone())
+                    .cookie_name("slowfuse".into())
+                    .cookie_secure(secure)
+                    .cookie_http_only(true)
+                    .cookie_same_site(SameSite::Lax)
+                    .cookie_content_security(CookieContentSecurity::Private)
+                    .session_lifecycle(
+                        PersistentSession::default()
+                            .session_ttl(actix_web::cookie::time::Duration::days(days)),
+                    )
+                    .build(),
+            )
+            .wrap(
+                DefaultHeaders::new()
+                    .add(("X-Content-Type-Options", "nosniff"))
+                    .add(("X-Frame-Options", "DENY"))
+                    .add(("Referrer-Policy", "same-origin"))
+                    .add((
+                        "Content-Security-Policy",
+                        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'",
+                    )),
+            )
+            .app_data(data.clone())
+            .app_data(web::FormConfig::default().limit(32 * 1024))
+            .service(actix_files::Files::new("/static", static_dir()).prefer_utf8(true))
+            .configure(routes)
+    })
+    .listen(listener)?;
+    if workers > 0 {
+        server = server.workers(workers);
+    }
+    Ok(server.run())
+}
+
+/// Where the static files are: `SLOWFUSE_STATIC_DIR`, else `static/` under the working
+/// directory, else the one in the source tree the binary was built from.
+fn static_dir() -> std::path::PathBuf {
+    if let Ok(dir) = std::env::var("SLOWFUSE_STATIC_DIR") {
+        return dir.into();
+    }
+    let local = Path::new("static");
+    if local.is_dir() {
+        return local.to_path_buf();
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("static")
+}

@@ -1,0 +1,326 @@
+//! Challenges: open seeks, direct challenges and share links; accepting one starts a game.
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use slowfuse_rules::Variant;
+
+use crate::db::DbConnection;
+use crate::models::{Challenge, NewChallenge, NewGame, NewGamePlayer};
+use crate::schema::{challenges, game_players, games, users};
+use crate::usecases::accounts::user_by_name;
+
+/// Days per move a challenge may ask for.
+pub const DAYS_PER_MOVE: &[i32] = &[1, 2, 3, 5, 7, 10, 14];
+
+/// Who may accept a challenge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChallengeKind {
+    /// Listed on the challenges page; anyone may accept.
+    Open,
+    /// Sent to one user; only they may accept.
+    Direct,
+    /// Not listed; anyone holding the link may accept.
+    Link,
+}
+
+impl ChallengeKind {
+    /// The stored name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChallengeKind::Open => "open",
+            ChallengeKind::Direct => "direct",
+            ChallengeKind::Link => "link",
+        }
+    }
+}
+
+/// What a player asks for when creating a challenge, already read from the form or JSON.
+#[derive(Clone, Debug)]
+pub struct ChallengeRequest {
+    pub variant: String,
+    pub color: String,
+    pub days_per_move: i32,
+    pub opponent: Option<String>,
+    pub link_only: bool,
+    pub rated: bool,
+}
+
+/// Why a challenge could not be created, accepted or cancelled.
+#[derive(Debug, thiserror::Error)]
+pub enum ChallengeError {
+    #[error("unknown variant \"{0}\": choose one of standard, atomic")]
+    UnknownVariant(String),
+    #[error("colour must be white, black or random")]
+    BadColor,
+    #[error("days per move must be one of 1, 2, 3, 5, 7, 10, 14")]
+    BadDays,
+    #[error("there is no user called \"{0}\"")]
+    NoSuchOpponent(String),
+    #[error("you cannot challenge yourself")]
+    SelfChallenge,
+    #[error("challenge not found")]
+    NotFound,
+    #[error("this challenge is no longer open")]
+    NotOpen,
+    #[error("you cannot accept your own challenge")]
+    OwnChallenge,
+    #[error("this challenge is for another player")]
+    NotForYou,
+    #[error("only the player who made a challenge may cancel it")]
+    NotYours,
+    #[error(transparent)]
+    Db(#[from] diesel::result::Error),
+}
+
+/// Creates a challenge after checking every field.
+pub fn create_challenge(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    creator_id: i64,
+    req: &ChallengeRequest,
+) -> Result<Challenge, ChallengeError> {
+    let variant: Variant = req
+        .variant
+        .parse()
+        .map_err(|_| ChallengeError::UnknownVariant(req.variant.chars().take(40).collect()))?;
+    let color = req.color.trim().to_lowercase();
+    if !["white", "black", "random"].contains(&color.as_str()) {
+        return Err(ChallengeError::BadColor);
+    }
+    if !DAYS_PER_MOVE.contains(&req.days_per_move) {
+        return Err(ChallengeError::BadDays);
+    }
+    let opponent = match req
+        .opponent
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
+        None => None,
+        Some(name) => {
+            let user = user_by_name(conn, name)?
+                .ok_or_else(|| ChallengeError::NoSuchOpponent(name.chars().take(40).collect()))?;
+            if user.id == creator_id {
+                return Err(ChallengeError::SelfChallenge);
+            }
+            Some(user.id)
+        }
+    };
+    let kind = match (opponent, req.link_only) {
+        (Some(_), _) => ChallengeKind::Direct,
+        (None, true) => ChallengeKind::Link,
+        (None, false) => ChallengeKind::Open,
+    };
+    let token = random_token();
+    let new = NewChallenge {
+        creator_id,
+        opponent_id: opponent,
+        kind: kind.as_str(),
+        share_token: &token,
+        variant: variant.as_str(),
+        color: &color,
+        time_control: "days",
+        days_per_move: Some(req.days_per_move),
+        rated: req.rated,
+        status: "open",
+        created_at: now,
+        updated_at: now,
+    };
+    Ok(crate::on_backend!(conn, |c| diesel::insert_into(
+        challenges::table
+    )
+    .values(&new)
+    .returning(Challenge::as_returning())
+    .get_result(c))?)
+}
+
+fn random_token() -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(rand::random::<[u8; 16]>())
+}
+
+/// A challenge by id.
+pub fn challenge_by_id(conn: &mut DbConnection, id: i64) -> QueryResult<Option<Challenge>> {
+    challenges::table
+        .find(id)
+        .select(Challenge::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// A challenge by its share-link token.
+pub fn challenge_by_token(conn: &mut DbConnection, token: &str) -> QueryResult<Option<Challenge>> {
+    challenges::table
+        .filter(challenges::share_token.eq(token))
+        .select(Challenge::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// A challenge with the names of the people in it, for lists.
+#[derive(Clone, Debug)]
+pub struct ChallengeListing {
+    pub challenge: Challenge,
+    pub creator: String,
+    pub opponent: Option<String>,
+    /// Whether the viewer made it.
+    pub mine: bool,
+}
+
+/// Open challenges a user can see: every open seek, the ones sent to them, and their own.
+pub fn visible_challenges(
+    conn: &mut DbConnection,
+    viewer_id: Option<i64>,
+) -> QueryResult<Vec<ChallengeListing>> {
+    let mut query = challenges::table
+        .filter(challenges::status.eq("open"))
+        .order(challenges::created_at.desc())
+        .select(Challenge::as_select())
+        .into_boxed();
+    query = match viewer_id {
+        Some(me) => query.filter(
+            challenges::kind
+                .eq("open")
+                .or(challenges::opponent_id.eq(me))
+                .or(challenges::creator_id.eq(me)),
+        ),
+        None => query.filter(challenges::kind.eq("open")),
+    };
+    let rows: Vec<Challenge> = query.limit(200).load(conn)?;
+    rows.into_iter()
+        .map(|c| {
+            let creator = username_of(conn, c.creator_id)?;
+            let opponent = match c.opponent_id {
+                Some(id) => Some(username_of(conn, id)?),
+                None => None,
+            };
+            let mine = viewer_id == Some(c.creator_id);
+            Ok(ChallengeListing {
+                challenge: c,
+                creator,
+                opponent,
+                mine,
+            })
+        })
+        .collect()
+}
+
+fn username_of(conn: &mut DbConnection, id: i64) -> QueryResult<String> {
+    users::table.find(id).select(users::username).first(conn)
+}
+
+/// Accepts a challenge and creates its game; returns the game id. Exactly one acceptance
+/// wins when two arrive together.
+pub fn accept_challenge(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    challenge_id: i64,
+    acceptor_id: i64,
+    link_token: Option<&str>,
+) -> Result<i64, ChallengeError> {
+    conn.transaction(|conn| {
+        // Claim the challenge first: this write also serialises concurrent acceptances.
+        let claimed = diesel::update(
+            challenges::table
+                .filter(challenges::id.eq(challenge_id))
+                .filter(challenges::status.eq("open")),
+        )
+        .set((
+            challenges::status.eq("accepted"),
+            challenges::updated_at.eq(now),
+        ))
+        .execute(conn)?;
+        let c = challenge_by_id(conn, challenge_id)?.ok_or(ChallengeError::NotFound)?;
+        if claimed == 0 {
+            return Err(ChallengeError::NotOpen);
+        }
+        if c.creator_id == acceptor_id {
+            return Err(ChallengeError::OwnChallenge);
+        }
+        match c.kind.as_str() {
+            "direct" if c.opponent_id != Some(acceptor_id) => {
+                return Err(ChallengeError::NotForYou);
+            }
+            "link" if link_token != Some(c.share_token.as_str()) => {
+                return Err(ChallengeError::NotForYou);
+            }
+            _ => {}
+        }
+        let creator_white = match c.color.as_str() {
+            "white" => true,
+            "black" => false,
+            _ => rand::random::<bool>(),
+        };
+        let (white, black) = if creator_white {
+            (c.creator_id, acceptor_id)
+        } else {
+            (acceptor_id, c.creator_id)
+        };
+        let variant: Variant = c
+            .variant
+            .parse()
+            .map_err(|_| ChallengeError::UnknownVariant(c.variant.clone()))?;
+        let start = slowfuse_rules::Game::new(variant);
+        let fen = start.fen();
+        let new_game = NewGame {
+            variant: variant.as_str(),
+            initial_fen: &fen,
+            fen: &fen,
+            turn: "white",
+            status: "started",
+            result: "*",
+            time_control: &c.time_control,
+            days_per_move: c.days_per_move,
+            rated: c.rated,
+            created_at: now,
+            updated_at: now,
+        };
+        let game_id: i64 = crate::on_backend!(conn, |c| diesel::insert_into(games::table)
+            .values(&new_game)
+            .returning(games::id)
+            .get_result(c))?;
+        for (user_id, color) in [(white, "white"), (black, "black")] {
+            diesel::insert_into(game_players::table)
+                .values(NewGamePlayer {
+                    game_id,
+                    user_id,
+                    board: 0,
+                    color,
+                })
+                .execute(conn)?;
+        }
+        diesel::update(challenges::table.find(challenge_id))
+            .set(challenges::game_id.eq(Some(game_id)))
+            .execute(conn)?;
+        Ok(game_id)
+    })
+}
+
+/// Withdraws one's own open challenge.
+pub fn cancel_challenge(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    challenge_id: i64,
+    user_id: i64,
+) -> Result<(), ChallengeError> {
+    conn.transaction(|conn| {
+        let c = challenge_by_id(conn, challenge_id)?.ok_or(ChallengeError::NotFound)?;
+        if c.creator_id != user_id {
+            return Err(ChallengeError::NotYours);
+        }
+        let changed = diesel::update(
+            challenges::table
+                .filter(challenges::id.eq(challenge_id))
+                .filter(challenges::status.eq("open")),
+        )
+        .set((
+            challenges::status.eq("cancelled"),
+            challenges::updated_at.eq(now),
+        ))
+        .execute(conn)?;
+        if changed == 0 {
+            return Err(ChallengeError::NotOpen);
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,294 @@
+//! Acting in a game: move, resign, offer / accept / decline / claim a draw. Each action is
+//! one transaction that locks the game, checks the page's ply, and stores the change.
+
+use chrono::{Duration, NaiveDateTime};
+use diesel::prelude::*;
+use slowfuse_rules::{ClaimError, Color, MoveError, Outcome};
+
+use crate::db::{DbConnection, lock_game};
+use crate::models::{NewGameMessage, NewMove};
+use crate::schema::{game_messages, games, moves};
+use crate::usecases::games::{CorruptGame, GameRecord, color_name, load_game};
+
+/// What a player does, apart from the message that may go with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    Move(String),
+    Resign,
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    ClaimDraw,
+}
+
+impl Action {
+    /// Reads an action name from a form or the API; `Move` takes the move text.
+    pub fn parse(name: &str, move_text: Option<&str>) -> Option<Action> {
+        Some(match name {
+            "move" => Action::Move(move_text.unwrap_or("").to_string()),
+            "resign" => Action::Resign,
+            "offer_draw" => Action::OfferDraw,
+            "accept_draw" => Action::AcceptDraw,
+            "decline_draw" => Action::DeclineDraw,
+            "claim_draw" => Action::ClaimDraw,
+            _ => return None,
+        })
+    }
+}
+
+/// One request to act: who, where, at which ply (as the page showed it), what, and a message.
+#[derive(Clone, Debug)]
+pub struct ActionRequest {
+    pub game_id: i64,
+    pub user_id: i64,
+    pub ply: i32,
+    pub action: Action,
+    pub message: Option<String>,
+}
+
+/// Why an action was refused; the game is unchanged.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayError {
+    #[error("game not found")]
+    NotFound,
+    #[error("you are not playing in this game")]
+    NotAPlayer,
+    #[error("it is not your turn")]
+    NotYourTurn,
+    #[error("the game is over")]
+    GameOver,
+    #[error(
+        "the game has moved on since your page was drawn (you acted at ply {sent}, it is now ply {current}): look at the new position and try again"
+    )]
+    Stale { sent: i32, current: i32 },
+    #[error("{0}")]
+    Move(MoveError),
+    #[error("{0}")]
+    Claim(ClaimError),
+    #[error("there is no draw offer from your opponent to answer")]
+    NoDrawOffer,
+    #[error("you have already offered a draw")]
+    DrawAlreadyOffered,
+    #[error("the message is too long: at most {0} characters")]
+    MessageTooLong(usize),
+    #[error("type a move in the move box (SAN such as Nf3 or UCI such as g1f3)")]
+    EmptyMove,
+    #[error(transparent)]
+    Corrupt(#[from] CorruptGame),
+    #[error(transparent)]
+    Db(#[from] diesel::result::Error),
+}
+
+/// Performs one action and returns the game as stored afterwards.
+pub fn act(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    max_message_chars: usize,
+    req: &ActionRequest,
+) -> Result<GameRecord, PlayError> {
+    let message = req
+        .message
+        .as_deref()
+        .map(str::trim)
+        .filter(|m| !m.is_empty());
+    if message.is_some_and(|m| m.chars().count() > max_message_chars) {
+        return Err(PlayError::MessageTooLong(max_message_chars));
+    }
+    if matches!(&req.action, Action::Move(m) if m.trim().is_empty()) {
+        return Err(PlayError::EmptyMove);
+    }
+    conn.transaction(|conn| {
+        if !lock_game(conn, req.game_id)? {
+            return Err(PlayError::NotFound);
+        }
+        let record = load_game(conn, req.game_id)?.ok_or(PlayError::NotFound)?;
+        let me = record.color_of(req.user_id).ok_or(PlayError::NotAPlayer)?;
+        if !record.is_started() {
+            return Err(PlayError::GameOver);
+        }
+        if req.ply != record.game.ply {
+            return Err(PlayError::Stale {
+                sent: req.ply,
+                current: record.game.ply,
+            });
+        }
+        let game = record.rules_game()?;
+        match &req.action {
+            Action::Move(input) => {
+                submit_move(conn, now, &record, game, me, req.user_id, input, message)?
+            }
+            Action::Resign => {
+                let ended = game.resign(me).map_err(|_| PlayError::GameOver)?;
+                add_message(conn, now, &record, req.user_id, message)?;
+                finish(conn, now, record.game.id, ended.outcome())?;
+            }
+            Action::OfferDraw => {
+                if record.game.draw_offer.as_deref() == Some(color_name(me)) {
+                    return Err(PlayError::DrawAlreadyOffered);
+                }
+                if record.game.draw_offer.as_deref() == Some(color_name(!me)) {
+                    // Offering while the opponent's offer stands is agreeing.
+                    agree_draw(conn, now, &record, &game)?;
+                } else {
+                    set_draw_offer(conn, now, record.game.id, Some(color_name(me)))?;
+                }
+                add_message(conn, now, &record, req.user_id, message)?;
+            }
+            Action::AcceptDraw => {
+                if record.game.draw_offer.as_deref() != Some(color_name(!me)) {
+                    return Err(PlayError::NoDrawOffer);
+                }
+                add_message(conn, now, &record, req.user_id, message)?;
+                agree_draw(conn, now, &record, &game)?;
+            }
+            Action::DeclineDraw => {
+                if record.game.draw_offer.as_deref() != Some(color_name(!me)) {
+                    return Err(PlayError::NoDrawOffer);
+                }
+                add_message(conn, now, &record, req.user_id, message)?;
+                set_draw_offer(conn, now, record.game.id, None)?;
+            }
+            Action::ClaimDraw => {
+                if record.turn() != me {
+                    return Err(PlayError::NotYourTurn);
+                }
+                let ended = game.claim_draw().map_err(PlayError::Claim)?;
+                add_message(conn, now, &record, req.user_id, message)?;
+                finish(conn, now, record.game.id, ended.outcome())?;
+            }
+        }
+        load_game(conn, req.game_id)?.ok_or(PlayError::NotFound)
+    })
+}
+
+/// Plays a move: stores it with its comment, advances the game, ends it when the rules say.
+#[allow(clippy::too_many_arguments)]
+fn submit_move(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    record: &GameRecord,
+    game: slowfuse_rules::Game,
+    me: Color,
+    user_id: i64,
+    input: &str,
+    comment: Option<&str>,
+) -> Result<(), PlayError> {
+    if record.turn() != me {
+        return Err(PlayError::NotYourTurn);
+    }
+    let after = game.play(input.trim()).map_err(PlayError::Move)?;
+    let played = after
+        .moves()
+        .last()
+        .expect("a move was just played")
+        .clone();
+    let fen = after.fen();
+    diesel::insert_into(moves::table)
+        .values(NewMove {
+            game_id: record.game.id,
+            board: 0,
+            ply: record.game.ply,
+            uci: &played.uci,
+            san: &played.san,
+            fen_after: &fen,
+            player_id: Some(user_id),
+            comment,
+            played_at: now,
+        })
+        .execute(conn)?;
+    let new_ply = record.game.ply + 1;
+    // Clocks start once both sides have moved.
+    let deadline = match record.game.days_per_move {
+        Some(days) if new_ply >= 2 => Some(now + Duration::days(days.into())),
+        _ => None,
+    };
+    // A standing offer from the opponent lapses when I move; my own offer stands.
+    let draw_offer = record
+        .game
+        .draw_offer
+        .clone()
+        .filter(|c| c.as_str() == color_name(me));
+    diesel::update(games::table.find(record.game.id))
+        .set((
+            games::fen.eq(&fen),
+            games::ply.eq(new_ply),
+            games::turn.eq(color_name(after.turn())),
+            games::last_move_at.eq(Some(now)),
+            games::updated_at.eq(now),
+            games::deadline_at.eq(deadline),
+            games::draw_offer.eq(draw_offer),
+        ))
+        .execute(conn)?;
+    if let Some(outcome) = after.outcome() {
+        finish(conn, now, record.game.id, Some(outcome))?;
+    }
+    Ok(())
+}
+
+fn agree_draw(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    record: &GameRecord,
+    game: &slowfuse_rules::Game,
+) -> Result<(), PlayError> {
+    let ended = game.agree_draw().map_err(|_| PlayError::GameOver)?;
+    finish(conn, now, record.game.id, ended.outcome())
+}
+
+fn set_draw_offer(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    game_id: i64,
+    offer: Option<&str>,
+) -> Result<(), PlayError> {
+    diesel::update(games::table.find(game_id))
+        .set((games::draw_offer.eq(offer), games::updated_at.eq(now)))
+        .execute(conn)?;
+    Ok(())
+}
+
+fn add_message(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    record: &GameRecord,
+    user_id: i64,
+    body: Option<&str>,
+) -> Result<(), PlayError> {
+    if let Some(body) = body {
+        diesel::insert_into(game_messages::table)
+            .values(NewGameMessage {
+                game_id: record.game.id,
+                user_id,
+                ply: record.game.ply,
+                kind: "comment",
+                body,
+                created_at: now,
+            })
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// Writes the end of a game: result, termination, no deadline, no offer.
+fn finish(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    game_id: i64,
+    outcome: Option<Outcome>,
+) -> Result<(), PlayError> {
+    let Some(outcome) = outcome else {
+        return Ok(());
+    };
+    diesel::update(games::table.find(game_id))
+        .set((
+            games::status.eq("finished"),
+            games::result.eq(outcome.result()),
+            games::termination.eq(Some(outcome.reason.as_str())),
+            games::finished_at.eq(Some(now)),
+            games::deadline_at.eq(None::<NaiveDateTime>),
+            games::draw_offer.eq(None::<String>),
+            games::updated_at.eq(now),
+        ))
+        .execute(conn)?;
+    Ok(())
+}

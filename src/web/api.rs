@@ -1,0 +1,390 @@
+//! JSON API v1 (documented in `docs/api.md`): accounts, tokens, challenges, games, queue.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use actix_web::http::StatusCode;
+use actix_web::{FromRequest, HttpRequest, HttpResponse, web};
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::usecases::accounts;
+use crate::usecases::challenges::{self, ChallengeRequest};
+use crate::usecases::games::{GameRecord, GameSummary, color_name, load_game, my_games, my_queue};
+use crate::usecases::play::{self, Action, ActionRequest};
+use crate::web::AppState;
+use crate::web::errors::ApiError;
+
+/// Registers the API routes.
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(
+        web::scope("/api/v1")
+            .app_data(
+                web::JsonConfig::default()
+                    .limit(64 * 1024)
+                    .error_handler(|err, _| {
+                        ApiError::new(StatusCode::BAD_REQUEST, format!("bad JSON body: {err}"))
+                            .into()
+                    }),
+            )
+            .app_data(
+                web::PathConfig::default()
+                    .error_handler(|_, _| ApiError::new(StatusCode::NOT_FOUND, "not found").into()),
+            )
+            .route("/accounts", web::post().to(create_account))
+            .route("/tokens", web::post().to(create_token))
+            .route("/challenges", web::get().to(list_challenges))
+            .route("/challenges", web::post().to(create_challenge))
+            .route("/challenges/{id}/accept", web::post().to(accept_challenge))
+            .route("/challenges/{id}/cancel", web::post().to(cancel_challenge))
+            .route("/games/{id}", web::get().to(get_game))
+            .route("/games/{id}/moves", web::post().to(post_move))
+            .route("/games/{id}/actions", web::post().to(post_action))
+            .route("/me/queue", web::get().to(get_queue))
+            .route("/me/games", web::get().to(get_my_games))
+            .default_service(web::to(|| async {
+                Err::<HttpResponse, ApiError>(ApiError::new(
+                    StatusCode::NOT_FOUND,
+                    "no such API route",
+                ))
+            })),
+    );
+}
+
+/// The user named by the request's `Authorization: Bearer` token.
+pub struct ApiUser {
+    pub id: i64,
+    pub username: String,
+}
+
+impl FromRequest for ApiUser {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<ApiUser, ApiError>>>>;
+
+    fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
+        let token = req
+            .headers()
+            .get(actix_web::http::header::AUTHORIZATION)
+            .and_then(|h| h.to_str().ok())
+            .and_then(|h| h.strip_prefix("Bearer "))
+            .map(|t| t.trim().to_string());
+        let state = req.app_data::<web::Data<AppState>>().cloned();
+        Box::pin(async move {
+            let unauthorized = || {
+                ApiError::new(
+                    StatusCode::UNAUTHORIZED,
+                    "send a valid token: Authorization: Bearer <token>",
+                )
+            };
+            let token = token.filter(|t| !t.is_empty()).ok_or_else(unauthorized)?;
+            let state = state
+                .ok_or_else(|| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "no state"))?;
+            let user = state
+                .db(move |c| accounts::user_by_token(c, &token))
+                .await??
+                .ok_or_else(unauthorized)?;
+            Ok(ApiUser {
+                id: user.id,
+                username: user.username,
+            })
+        })
+    }
+}
+
+#[derive(Deserialize)]
+struct AccountBody {
+    username: String,
+    email: String,
+    password: String,
+}
+
+async fn create_account(
+    state: web::Data<AppState>,
+    body: web::Json<AccountBody>,
+) -> Result<HttpResponse, ApiError> {
+    let now = state.now();
+    let body = body.into_inner();
+    let user = state
+        .db(move |c| accounts::sign_up(c, now, &body.username, &body.email, &body.password))
+        .await??;
+    Ok(HttpResponse::Created().json(json!({ "id": user.id, "username": user.username })))
+}
+
+#[derive(Deserialize)]
+struct TokenBody {
+    username: String,
+    password: String,
+    #[serde(default)]
+    label: Option<String>,
+}
+
+/// The client's address for throttling: the peer, or the proxy's header when trusted.
+pub fn client_address(req: &HttpRequest, state: &AppState) -> String {
+    let info = req.connection_info();
+    let addr = if state.settings.server.trust_proxy_headers {
+        info.realip_remote_addr()
+    } else {
+        info.peer_addr()
+    };
+    addr.unwrap_or("unknown").to_string()
+}
+
+async fn create_token(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: web::Json<TokenBody>,
+) -> Result<HttpResponse, ApiError> {
+    let now = state.now();
+    let body = body.into_inner();
+    let address = client_address(&req, &state);
+    let auth = state.settings.auth.clone();
+    let token = state
+        .db(move |c| -> Result<String, ApiError> {
+            let user = accounts::log_in(c, &auth, now, &body.username, &body.password, &address)?;
+            let label = body.label.unwrap_or_default();
+            Ok(accounts::create_api_token(
+                c,
+                now,
+                user.id,
+                &label.chars().take(100).collect::<String>(),
+            )?)
+        })
+        .await??;
+    Ok(HttpResponse::Created().json(json!({ "token": token })))
+}
+
+#[derive(Deserialize)]
+struct ChallengeBody {
+    variant: String,
+    color: String,
+    days_per_move: i32,
+    #[serde(default)]
+    opponent: Option<String>,
+    #[serde(default)]
+    link_only: bool,
+    #[serde(default)]
+    rated: bool,
+}
+
+async fn create_challenge(
+    state: web::Data<AppState>,
+    user: ApiUser,
+    body: web::Json<ChallengeBody>,
+) -> Result<HttpResponse, ApiError> {
+    let now = state.now();
+    let b = body.into_inner();
+    let req = ChallengeRequest {
+        variant: b.variant,
+        color: b.color,
+        days_per_move: b.days_per_move,
+        opponent: b.opponent,
+        link_only: b.link_only,
+        rated: b.rated,
+    };
+    let c = state
+        .db(move |c| challenges::create_challenge(c, now, user.id, &req))
+        .await??;
+    let link = format!(
+        "{}/challenges/link/{}",
+        state.settings.server.public_url, c.share_token
+    );
+    Ok(HttpResponse::Created().json(json!({ "id": c.id, "kind": c.kind, "url": link })))
+}
+
+async fn list_challenges(
+    state: web::Data<AppState>,
+    user: ApiUser,
+) -> Result<HttpResponse, ApiError> {
+    let list = state
+        .db(move |c| challenges::visible_challenges(c, Some(user.id)))
+        .await??;
+    let items: Vec<_> = list
+        .iter()
+        .map(|l| {
+            json!({
+                "id": l.challenge.id,
+                "kind": l.challenge.kind,
+                "creator": l.creator,
+                "opponent": l.opponent,
+                "variant": l.challenge.variant,
+                "color": l.challenge.color,
+                "days_per_move": l.challenge.days_per_move,
+                "rated": l.challenge.rated,
+            })
+        })
+        .collect();
+    Ok(HttpResponse::Ok().json(items))
+}
+
+#[derive(Deserialize, Default)]
+struct AcceptBody {
+    #[serde(default)]
+    token: Option<String>,
+}
+
+async fn accept_challenge(
+    state: web::Data<AppState>,
+    user: ApiUser,
+    path: web::Path<i64>,
+    body: Option<web::Json<AcceptBody>>,
+) -> Result<HttpResponse, ApiError> {
+    let now = state.now();
+    let id = path.into_inner();
+    let token = body.and_then(|b| b.into_inner().token);
+    let game_id = state
+        .db(move |c| challenges::accept_challenge(c, now, id, user.id, token.as_deref()))
+        .await??;
+    Ok(HttpResponse::Created().json(json!({ "game_id": game_id })))
+}
+
+async fn cancel_challenge(
+    state: web::Data<AppState>,
+    user: ApiUser,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    let now = state.now();
+    let id = path.into_inner();
+    state
+        .db(move |c| challenges::cancel_challenge(c, now, id, user.id))
+        .await??;
+    Ok(HttpResponse::Ok().json(json!({ "id": id, "status": "cancelled" })))
+}
+
+/// The game as the API shows it.
+pub fn game_json(record: &GameRecord) -> serde_json::Value {
+    let g = &record.game;
+    let comments: Vec<_> = record
+        .moves
+        .iter()
+        .filter_map(|m| {
+            m.comment
+                .as_ref()
+                .map(|c| json!({ "ply": m.ply + 1, "text": c }))
+        })
+        .collect();
+    json!({
+        "id": g.id,
+        "variant": g.variant,
+        "white": record.name_of(slowfuse_rules::Color::White),
+        "black": record.name_of(slowfuse_rules::Color::Black),
+        "initial_fen": g.initial_fen,
+        "fen": g.fen,
+        "moves": record.moves.iter().map(|m| m.uci.as_str()).collect::<Vec<_>>(),
+        "sans": record.moves.iter().map(|m| m.san.as_str()).collect::<Vec<_>>(),
+        "ply": g.ply,
+        "turn": g.turn,
+        "status": g.status,
+        "result": g.result,
+        "termination": g.termination,
+        "draw_offer": g.draw_offer,
+        "days_per_move": g.days_per_move,
+        "deadline_at": g.deadline_at.map(|d| d.and_utc().to_rfc3339()),
+        "comments": comments,
+    })
+}
+
+async fn get_game(
+    state: web::Data<AppState>,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    let record = state
+        .db(move |c| load_game(c, id))
+        .await??
+        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "game not found"))?;
+    Ok(HttpResponse::Ok().json(game_json(&record)))
+}
+
+#[derive(Deserialize)]
+struct MoveBody {
+    #[serde(rename = "move")]
+    mv: String,
+    ply: i32,
+    #[serde(default)]
+    comment: Option<String>,
+}
+
+async fn post_move(
+    state: web::Data<AppState>,
+    user: ApiUser,
+    path: web::Path<i64>,
+    body: web::Json<MoveBody>,
+) -> Result<HttpResponse, ApiError> {
+    let b = body.into_inner();
+    let req = ActionRequest {
+        game_id: path.into_inner(),
+        user_id: user.id,
+        ply: b.ply,
+        action: Action::Move(b.mv),
+        message: b.comment,
+    };
+    run_action(state, req).await
+}
+
+#[derive(Deserialize)]
+struct ActionBody {
+    action: String,
+    ply: i32,
+    #[serde(default)]
+    message: Option<String>,
+}
+
+async fn post_action(
+    state: web::Data<AppState>,
+    user: ApiUser,
+    path: web::Path<i64>,
+    body: web::Json<ActionBody>,
+) -> Result<HttpResponse, ApiError> {
+    let b = body.into_inner();
+    let action = Action::parse(&b.action, None)
+        .filter(|a| !matches!(a, Action::Move(_)))
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "action must be one of resign, offer_draw, accept_draw, decline_draw, claim_draw (moves go to /moves)",
+            )
+        })?;
+    let req = ActionRequest {
+        game_id: path.into_inner(),
+        user_id: user.id,
+        ply: b.ply,
+        action,
+        message: b.message,
+    };
+    run_action(state, req).await
+}
+
+async fn run_action(
+    state: web::Data<AppState>,
+    req: ActionRequest,
+) -> Result<HttpResponse, ApiError> {
+    let now = state.now();
+    let max = state.settings.game.max_message_chars;
+    let record = state.db(move |c| play::act(c, now, max, &req)).await??;
+    Ok(HttpResponse::Ok().json(game_json(&record)))
+}
+
+fn summary_json(g: &GameSummary) -> serde_json::Value {
+    json!({
+        "id": g.id,
+        "variant": g.variant,
+        "white": g.white,
+        "black": g.black,
+        "status": g.status,
+        "result": g.result,
+        "ply": g.ply,
+        "my_color": color_name(g.my_color),
+        "my_turn": g.my_turn,
+        "deadline_at": g.deadline_at.map(|d| d.and_utc().to_rfc3339()),
+    })
+}
+
+async fn get_queue(state: web::Data<AppState>, user: ApiUser) -> Result<HttpResponse, ApiError> {
+    let list = state.db(move |c| my_queue(c, user.id)).await??;
+    Ok(HttpResponse::Ok().json(list.iter().map(summary_json).collect::<Vec<_>>()))
+}
+
+async fn get_my_games(state: web::Data<AppState>, user: ApiUser) -> Result<HttpResponse, ApiError> {
+    let list = state.db(move |c| my_games(c, user.id)).await??;
+    Ok(HttpResponse::Ok().json(list.iter().map(summary_json).collect::<Vec<_>>()))
+}

@@ -1,0 +1,104 @@
+//! The board as the page draws it: 64 squares in display order with their pieces.
+
+use slowfuse_rules::{Color, Game, Role};
+
+/// One square of the drawn board.
+#[derive(Clone, Debug)]
+pub struct SquareView {
+    /// Algebraic name, e.g. `e4`.
+    pub name: String,
+    pub dark: bool,
+    /// Piece code such as `wK`, used for the image file name.
+    pub piece: Option<String>,
+    /// Words for the image's alt text, e.g. `white king`.
+    pub piece_name: String,
+    pub last_move: bool,
+    pub check: bool,
+    /// Rank digit shown on the left edge, file letter shown on the bottom edge.
+    pub rank_label: Option<char>,
+    pub file_label: Option<char>,
+}
+
+/// The whole board as drawn, from one player's side.
+#[derive(Clone, Debug)]
+pub struct BoardView {
+    pub squares: Vec<SquareView>,
+    pub orientation: &'static str,
+}
+
+fn role_letter(role: Role) -> char {
+    match role {
+        Role::Pawn => 'P',
+        Role::Knight => 'N',
+        Role::Bishop => 'B',
+        Role::Rook => 'R',
+        Role::Queen => 'Q',
+        Role::King => 'K',
+    }
+}
+
+fn role_word(role: Role) -> &'static str {
+    match role {
+        Role::Pawn => "pawn",
+        Role::Knight => "knight",
+        Role::Bishop => "bishop",
+        Role::Rook => "rook",
+        Role::Queen => "queen",
+        Role::King => "king",
+    }
+}
+
+/// Draws the position after `ply` moves of `game`, seen from `side`.
+pub fn board_view(game: &Game, ply: u32, side: Color) -> BoardView {
+    let pieces = game.board_at(ply).unwrap_or([None; 64]);
+    let last = if ply == game.ply() {
+        game.last_move_squares()
+    } else {
+        None
+    };
+    let check = ply == game.ply() && game.is_check();
+    let turn = game.turn();
+    let (ranks, files): (Vec<u8>, Vec<u8>) = match side {
+        Color::White => ((0..8).rev().collect(), (0..8).collect()),
+        Color::Black => ((0..8).collect(), (0..8).rev().collect()),
+    };
+    let mut squares = Vec::with_capacity(64);
+    for (row, &rank) in ranks.iter().enumerate() {
+        for (col, &file) in files.iter().enumerate() {
+            let index = rank * 8 + file;
+            let piece = pieces[usize::from(index)];
+            let is_last = last.is_some_and(|(from, to)| from == index || to == index);
+            let in_check = check && piece == Some((turn, Role::King));
+            squares.push(SquareView {
+                name: format!("{}{}", (b'a' + file) as char, rank + 1),
+                dark: (rank + file) % 2 == 0,
+                piece: piece.map(|(c, r)| {
+                    format!(
+                        "{}{}",
+                        if c == Color::White { 'w' } else { 'b' },
+                        role_letter(r)
+                    )
+                }),
+                piece_name: piece.map_or(String::new(), |(c, r)| {
+                    format!(
+                        "{} {}",
+                        if c == Color::White { "white" } else { "black" },
+                        role_word(r)
+                    )
+                }),
+                last_move: is_last,
+                check: in_check,
+                rank_label: (col == 0).then(|| (b'1' + rank) as char),
+                file_label: (row == 7).then(|| (b'a' + file) as char),
+            });
+        }
+    }
+    BoardView {
+        squares,
+        orientation: if side == Color::White {
+            "white"
+        } else {
+            "black"
+        },
+    }
+}

@@ -1,0 +1,76 @@
+//! The web layer: shared state, routes, and helpers every handler uses.
+
+pub mod api;
+pub mod board;
+pub mod errors;
+pub mod export;
+pub mod pages;
+pub mod session;
+
+use std::sync::Arc;
+
+use actix_session::Session;
+use actix_web::web;
+
+use crate::clock::Clock;
+use crate::config::Settings;
+use crate::db::{DbConnection, DbPool};
+use errors::WebError;
+use session::Flash;
+
+/// What every handler can reach.
+#[derive(Clone)]
+pub struct AppState {
+    pub pool: DbPool,
+    pub settings: Arc<Settings>,
+    pub clock: Arc<dyn Clock>,
+}
+
+impl AppState {
+    /// Runs blocking database work on the thread pool with a pooled connection. The outer
+    /// error is the infrastructure's (pool, thread); `f` returns its own result inside.
+    pub async fn db<T, F>(&self, f: F) -> Result<T, WebError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut DbConnection) -> T + Send + 'static,
+    {
+        let pool = self.pool.clone();
+        web::block(move || {
+            let mut conn = pool.get().map_err(|e| WebError::Internal(e.to_string()))?;
+            Ok(f(&mut conn))
+        })
+        .await
+        .map_err(|e| WebError::Internal(e.to_string()))?
+    }
+
+    /// The current time from the injected clock.
+    pub fn now(&self) -> chrono::NaiveDateTime {
+        self.clock.now()
+    }
+}
+
+/// What the page layout shows around every page: who is logged in, the form token, messages.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    pub user: Option<String>,
+    pub csrf: String,
+    pub flashes: Vec<Flash>,
+}
+
+impl Layout {
+    /// Reads the layout's needs from the session (and takes the flash messages).
+    pub fn from_session(session: &Session) -> Layout {
+        Layout {
+            user: session::current_username(session),
+            csrf: session::csrf_token(session),
+            flashes: session::take_flashes(session),
+        }
+    }
+}
+
+/// Registers every route.
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.configure(api::routes);
+    cfg.configure(export::routes);
+    cfg.configure(pages::routes);
+}

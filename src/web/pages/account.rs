@@ -1,0 +1,227 @@
+//! Sign up, log in, log out, and the account page with personal API tokens.
+
+use actix_session::Session;
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use serde::Deserialize;
+
+use super::{check_csrf, render, require_login, see_other};
+use crate::usecases::accounts::{self, LoginError, SignUpError};
+use crate::web::api::client_address;
+use crate::web::errors::WebError;
+use crate::web::{AppState, Layout, session};
+
+#[derive(Template)]
+#[template(path = "signup.html")]
+struct SignUpPage {
+    layout: Layout,
+    error: Option<String>,
+    username: String,
+    email: String,
+}
+
+#[derive(Template)]
+#[template(path = "login.html")]
+struct LoginPage {
+    layout: Layout,
+    error: Option<String>,
+    username: String,
+    next: String,
+}
+
+#[derive(Template)]
+#[template(path = "account.html")]
+struct AccountPage {
+    layout: Layout,
+    new_token: Option<String>,
+}
+
+/// Only a path on this site may be a redirect target.
+fn safe_next(next: Option<&str>) -> String {
+    match next {
+        Some(n) if n.starts_with('/') && !n.starts_with("//") && !n.contains('\\') => n.to_string(),
+        _ => "/".to_string(),
+    }
+}
+
+pub async fn signup_form(session: Session) -> Result<HttpResponse, WebError> {
+    let page = SignUpPage {
+        layout: Layout::from_session(&session),
+        error: None,
+        username: String::new(),
+        email: String::new(),
+    };
+    render(StatusCode::OK, &page)
+}
+
+#[derive(Deserialize)]
+pub struct SignUpForm {
+    csrf_token: String,
+    username: String,
+    email: String,
+    password: String,
+}
+
+pub async fn signup(
+    state: web::Data<AppState>,
+    session: Session,
+    form: web::Form<SignUpForm>,
+) -> Result<HttpResponse, WebError> {
+    check_csrf(&session, &form.csrf_token)?;
+    let form = form.into_inner();
+    let now = state.now();
+    let (u, e, p) = (form.username.clone(), form.email.clone(), form.password);
+    match state
+        .db(move |c| accounts::sign_up(c, now, &u, &e, &p))
+        .await?
+    {
+        Ok(user) => {
+            session::log_in(&session, user.id, &user.username);
+            session::flash(&session, "info", format!("Welcome, {}!", user.username));
+            Ok(see_other("/"))
+        }
+        Err(SignUpError::Db(e)) => Err(e.into()),
+        Err(err) => {
+            let status = match err {
+                SignUpError::UsernameTaken(_) => StatusCode::CONFLICT,
+                _ => StatusCode::UNPROCESSABLE_ENTITY,
+            };
+            let page = SignUpPage {
+                layout: Layout::from_session(&session),
+                error: Some(err.to_string()),
+                username: form.username,
+                email: form.email,
+            };
+            render(status, &page)
+        }
+    }
+}
+
+#[derive(Deserialize)]
+pub struct NextQuery {
+    next: Option<String>,
+}
+
+pub async fn login_form(
+    session: Session,
+    query: web::Query<NextQuery>,
+) -> Result<HttpResponse, WebError> {
+    let page = LoginPage {
+        layout: Layout::from_session(&session),
+        error: None,
+        username: String::new(),
+        next: safe_next(query.next.as_deref()),
+    };
+    render(StatusCode::OK, &page)
+}
+
+#[derive(Deserialize)]
+pub struct LoginForm {
+    csrf_token: String,
+    username: String,
+    password: String,
+    next: Option<String>,
+}
+
+pub async fn login(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    session: Session,
+    form: web::Form<LoginForm>,
+) -> Result<HttpResponse, WebError> {
+    check_csrf(&session, &form.csrf_token)?;
+    let form = form.into_inner();
+    let now = state.now();
+    let address = client_address(&req, &state);
+    let auth = state.settings.auth.clone();
+    let (u, p) = (form.username.clone(), form.password);
+    match state
+        .db(move |c| accounts::log_in(c, &auth, now, &u, &p, &address))
+        .await?
+    {
+        Ok(user) => {
+            session::log_in(&session, user.id, &user.username);
+            Ok(see_other(&safe_next(form.next.as_deref())))
+        }
+        Err(LoginError::Db(e)) => Err(e.into()),
+        Err(err) => {
+            let status = match err {
+                LoginError::Throttled(_) => StatusCode::TOO_MANY_REQUESTS,
+                _ => StatusCode::UNAUTHORIZED,
+            };
+            let page = LoginPage {
+                layout: Layout::from_session(&session),
+                error: Some(err.to_string()),
+                username: form.username,
+                next: safe_next(form.next.as_deref()),
+            };
+            render(status, &page)
+        }
+    }
+}
+
+/// A form that carries nothing but its CSRF token.
+#[derive(Deserialize)]
+pub struct CsrfForm {
+    csrf_token: String,
+}
+
+impl CsrfForm {
+    /// The submitted token.
+    pub fn csrf_token(&self) -> &str {
+        &self.csrf_token
+    }
+}
+
+pub async fn logout(session: Session, form: web::Form<CsrfForm>) -> Result<HttpResponse, WebError> {
+    check_csrf(&session, &form.csrf_token)?;
+    session::log_out(&session);
+    Ok(see_other("/"))
+}
+
+pub async fn account_page(session: Session) -> Result<HttpResponse, WebError> {
+    if let Err(redirect) = require_login(&session, "/account") {
+        return Ok(*redirect);
+    }
+    let page = AccountPage {
+        layout: Layout::from_session(&session),
+        new_token: None,
+    };
+    render(StatusCode::OK, &page)
+}
+
+#[derive(Deserialize)]
+pub struct TokenForm {
+    csrf_token: String,
+    label: Option<String>,
+}
+
+pub async fn create_token(
+    state: web::Data<AppState>,
+    session: Session,
+    form: web::Form<TokenForm>,
+) -> Result<HttpResponse, WebError> {
+    let user_id = match require_login(&session, "/account") {
+        Ok(id) => id,
+        Err(redirect) => return Ok(*redirect),
+    };
+    check_csrf(&session, &form.csrf_token)?;
+    let now = state.now();
+    let label: String = form
+        .label
+        .clone()
+        .unwrap_or_default()
+        .chars()
+        .take(100)
+        .collect();
+    let token = state
+        .db(move |c| accounts::create_api_token(c, now, user_id, &label))
+        .await??;
+    // Shown once, in this response only; never stored in clear.
+    let page = AccountPage {
+        layout: Layout::from_session(&session),
+        new_token: Some(token),
+    };
+    render(StatusCode::OK, &page)
+}

@@ -1,0 +1,261 @@
+//! The challenges page: create a seek, a direct challenge or a share link; accept; cancel.
+
+use actix_session::Session;
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, web};
+use askama::Template;
+use serde::Deserialize;
+use slowfuse_rules::Variant;
+
+use super::{check_csrf, render, require_login, see_other};
+use crate::models::Challenge;
+use crate::usecases::challenges::{
+    self, ChallengeError, ChallengeListing, ChallengeRequest, DAYS_PER_MOVE, challenge_by_token,
+};
+use crate::web::errors::{WebError, challenge_status};
+use crate::web::{AppState, Layout, session};
+
+/// A variant as offered in the form.
+pub struct VariantChoice {
+    pub value: &'static str,
+    pub label: &'static str,
+}
+
+fn variant_choices() -> Vec<VariantChoice> {
+    Variant::ALL
+        .iter()
+        .map(|v| VariantChoice {
+            value: v.as_str(),
+            label: v.display_name(),
+        })
+        .collect()
+}
+
+#[derive(Template)]
+#[template(path = "challenges.html")]
+struct ChallengesPage {
+    layout: Layout,
+    me: Option<i64>,
+    challenges: Vec<ChallengeListing>,
+    variants: Vec<VariantChoice>,
+    days_choices: &'static [i32],
+    error: Option<String>,
+    created_link: Option<String>,
+    opponent: String,
+}
+
+async fn list_page(
+    state: &AppState,
+    session: &Session,
+    status: StatusCode,
+    error: Option<String>,
+    created_link: Option<String>,
+    opponent: String,
+) -> Result<HttpResponse, WebError> {
+    let me = session::current_user_id(session);
+    let list = state
+        .db(move |c| challenges::visible_challenges(c, me))
+        .await??;
+    let page = ChallengesPage {
+        layout: Layout::from_session(session),
+        me,
+        challenges: list,
+        variants: variant_choices(),
+        days_choices: DAYS_PER_MOVE,
+        error,
+        created_link,
+        opponent,
+    };
+    render(status, &page)
+}
+
+pub async fn list(state: web::Data<AppState>, session: Session) -> Result<HttpResponse, WebError> {
+    list_page(&state, &session, StatusCode::OK, None, None, String::new()).await
+}
+
+#[derive(Deserialize)]
+pub struct CreateForm {
+    csrf_token: String,
+    variant: String,
+    color: String,
+    days_per_move: String,
+    opponent: Option<String>,
+    kind: Option<String>,
+}
+
+pub async fn create(
+    state: web::Data<AppState>,
+    session: Session,
+    form: web::Form<CreateForm>,
+) -> Result<HttpResponse, WebError> {
+    let me = match require_login(&session, "/challenges") {
+        Ok(id) => id,
+        Err(redirect) => return Ok(*redirect),
+    };
+    check_csrf(&session, &form.csrf_token)?;
+    let form = form.into_inner();
+    let opponent = form.opponent.clone().unwrap_or_default();
+    let req = ChallengeRequest {
+        variant: form.variant,
+        color: form.color,
+        days_per_move: form.days_per_move.trim().parse().unwrap_or(0),
+        opponent: form.opponent,
+        link_only: form.kind.as_deref() == Some("link"),
+        rated: false,
+    };
+    let now = state.now();
+    match state
+        .db(move |c| challenges::create_challenge(c, now, me, &req))
+        .await?
+    {
+        Ok(c) if c.kind == "link" => {
+            let link = share_link(&state, &c);
+            list_page(
+                &state,
+                &session,
+                StatusCode::CREATED,
+                None,
+                Some(link),
+                String::new(),
+            )
+            .await
+        }
+        Ok(_) => {
+            session::flash(&session, "info", "Challenge created.");
+            Ok(see_other("/challenges"))
+        }
+        Err(ChallengeError::Db(e)) => Err(e.into()),
+        Err(e) => {
+            list_page(
+                &state,
+                &session,
+                challenge_status(&e),
+                Some(e.to_string()),
+                None,
+                opponent,
+            )
+            .await
+        }
+    }
+}
+
+fn share_link(state: &AppState, c: &Challenge) -> String {
+    format!(
+        "{}/challenges/link/{}",
+        state.settings.server.public_url.trim_end_matches('/'),
+        c.share_token
+    )
+}
+
+#[derive(Template)]
+#[template(path = "challenge_link.html")]
+struct ChallengeLinkPage {
+    layout: Layout,
+    challenge: Challenge,
+    creator: String,
+    mine: bool,
+}
+
+pub async fn show_link(
+    state: web::Data<AppState>,
+    session: Session,
+    path: web::Path<String>,
+) -> Result<HttpResponse, WebError> {
+    let token = path.into_inner();
+    let found = state
+        .db(move |c| -> Result<_, WebError> {
+            let Some(ch) = challenge_by_token(c, &token)? else {
+                return Ok(None);
+            };
+            let creator = crate::usecases::accounts::user_by_id(c, ch.creator_id)?
+                .map(|u| u.username)
+                .unwrap_or_default();
+            Ok(Some((ch, creator)))
+        })
+        .await??;
+    let (challenge, creator) = found.ok_or(WebError::NotFound)?;
+    let mine = session::current_user_id(&session) == Some(challenge.creator_id);
+    let page = ChallengeLinkPage {
+        layout: Layout::from_session(&session),
+        challenge,
+        creator,
+        mine,
+    };
+    render(StatusCode::OK, &page)
+}
+
+#[derive(Deserialize)]
+pub struct AcceptForm {
+    csrf_token: String,
+    token: Option<String>,
+}
+
+pub async fn accept(
+    state: web::Data<AppState>,
+    session: Session,
+    path: web::Path<i64>,
+    form: web::Form<AcceptForm>,
+) -> Result<HttpResponse, WebError> {
+    let me = match require_login(&session, "/challenges") {
+        Ok(id) => id,
+        Err(redirect) => return Ok(*redirect),
+    };
+    check_csrf(&session, &form.csrf_token)?;
+    let id = path.into_inner();
+    let token = form.into_inner().token;
+    let now = state.now();
+    match state
+        .db(move |c| challenges::accept_challenge(c, now, id, me, token.as_deref()))
+        .await?
+    {
+        Ok(game_id) => Ok(see_other(&format!("/games/{game_id}"))),
+        Err(ChallengeError::Db(e)) => Err(e.into()),
+        Err(e) => {
+            list_page(
+                &state,
+                &session,
+                challenge_status(&e),
+                Some(e.to_string()),
+                None,
+                String::new(),
+            )
+            .await
+        }
+    }
+}
+
+pub async fn cancel(
+    state: web::Data<AppState>,
+    session: Session,
+    path: web::Path<i64>,
+    form: web::Form<super::account::CsrfForm>,
+) -> Result<HttpResponse, WebError> {
+    let me = match require_login(&session, "/challenges") {
+        Ok(id) => id,
+        Err(redirect) => return Ok(*redirect),
+    };
+    check_csrf(&session, form.csrf_token())?;
+    let id = path.into_inner();
+    let now = state.now();
+    match state
+        .db(move |c| challenges::cancel_challenge(c, now, id, me))
+        .await?
+    {
+        Ok(()) => {
+            session::flash(&session, "info", "Challenge cancelled.");
+            Ok(see_other("/challenges"))
+        }
+        Err(ChallengeError::Db(e)) => Err(e.into()),
+        Err(e) => {
+            list_page(
+                &state,
+                &session,
+                challenge_status(&e),
+                Some(e.to_string()),
+                None,
+                String::new(),
+            )
+            .await
+        }
+    }
+}

@@ -1,0 +1,333 @@
+//! The game page: action bar, board with navigation, players, status, moves and comments.
+
+use actix_session::Session;
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, web};
+use askama::Template;
+use serde::Deserialize;
+use slowfuse_rules::{Color, EndReason, Variant};
+
+use super::home::time_left_text;
+use super::{check_csrf, render, require_login, see_other};
+use crate::usecases::games::{GameRecord, color_name, load_game};
+use crate::usecases::play::{self, Action, ActionRequest, PlayError};
+use crate::web::board::{BoardView, board_view};
+use crate::web::errors::{WebError, play_status};
+use crate::web::{AppState, Layout, session};
+
+/// One move in the move list.
+pub struct MoveLine {
+    /// "12." before White's move, "12..." before a Black move that follows a comment.
+    pub number: String,
+    pub san: String,
+    pub ply_after: u32,
+    pub comments: Vec<String>,
+    pub current: bool,
+}
+
+/// One option of the action dropdown.
+pub struct ActionChoice {
+    pub value: &'static str,
+    pub label: &'static str,
+}
+
+#[derive(Template)]
+#[template(path = "game.html")]
+struct GamePage {
+    layout: Layout,
+    id: i64,
+    variant: String,
+    white: String,
+    black: String,
+    board: BoardView,
+    moves: Vec<MoveLine>,
+    opening_comments: Vec<String>,
+    view_ply: u32,
+    last_ply: u32,
+    status_text: String,
+    finished: bool,
+    turn: &'static str,
+    to_move: String,
+    my_color: Option<&'static str>,
+    my_turn: bool,
+    can_act: bool,
+    form_ply: i32,
+    actions: Vec<ActionChoice>,
+    selected_action: String,
+    move_value: String,
+    message_value: String,
+    error: Option<String>,
+    draw_offer_text: Option<String>,
+    time_left: String,
+    days_per_move: Option<i32>,
+}
+
+#[derive(Deserialize)]
+pub struct ViewQuery {
+    ply: Option<u32>,
+}
+
+/// What the player typed, kept when the page is shown again with an error.
+#[derive(Default)]
+struct Typed {
+    action: String,
+    mv: String,
+    message: String,
+}
+
+fn status_text(record: &GameRecord) -> String {
+    match record.game.status.as_str() {
+        "started" => format!("{} to move", record.name_of(record.turn())),
+        _ => {
+            let why = record
+                .game
+                .termination
+                .as_deref()
+                .and_then(|t| t.parse::<EndReason>().ok())
+                .map(|r| r.describe().to_string())
+                .unwrap_or_default();
+            let who = match record.game.result.as_str() {
+                "1-0" => format!("{} wins", record.name_of(Color::White)),
+                "0-1" => format!("{} wins", record.name_of(Color::Black)),
+                _ => "Draw".to_string(),
+            };
+            format!("{} {} — {}", record.game.result, who, why)
+        }
+    }
+}
+
+fn build_page(
+    state: &AppState,
+    session: &Session,
+    record: &GameRecord,
+    view: Option<u32>,
+    error: Option<String>,
+    typed: Typed,
+) -> Result<GamePage, WebError> {
+    let game = record
+        .rules_game()
+        .map_err(|e| WebError::Internal(e.to_string()))?;
+    let last_ply = game.ply();
+    let view_ply = view.unwrap_or(last_ply).min(last_ply);
+    let me = session::current_user_id(session).and_then(|id| record.color_of(id));
+    let started = record.is_started();
+    let mut moves: Vec<MoveLine> = Vec::new();
+    let mut comments_by_ply: Vec<Vec<String>> = vec![Vec::new(); last_ply as usize + 1];
+    for m in &record.moves {
+        if let Some(c) = &m.comment {
+            let author = record
+                .players
+                .iter()
+                .find(|p| Some(p.user_id) == m.player_id)
+                .map_or("", |p| p.username.as_str());
+            comments_by_ply[(m.ply + 1) as usize].push(format!("{author}: {c}"));
+        }
+    }
+    for msg in &record.messages {
+        let slot = (msg.message.ply.max(0) as usize).min(last_ply as usize);
+        comments_by_ply[slot].push(format!("{}: {}", msg.author, msg.message.body));
+    }
+    let start_black = game.initial_fen().split(' ').nth(1) == Some("b");
+    let start_number: u32 = game
+        .initial_fen()
+        .split(' ')
+        .nth(5)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1);
+    let mut previous_had_comment = true;
+    for (i, m) in game.moves().iter().enumerate() {
+        let ply_index = i as u32 + u32::from(start_black);
+        let number = start_number + ply_index / 2;
+        let white_move = ply_index.is_multiple_of(2);
+        let ply_after = i as u32 + 1;
+        let comments = comments_by_ply[ply_after as usize].clone();
+        moves.push(MoveLine {
+            number: if white_move {
+                format!("{number}.")
+            } else if previous_had_comment {
+                format!("{number}...")
+            } else {
+                String::new()
+            },
+            san: m.san.clone(),
+            ply_after,
+            current: ply_after == view_ply,
+            comments: comments.clone(),
+        });
+        previous_had_comment = !comments.is_empty();
+    }
+    let incoming_offer =
+        me.is_some_and(|c| record.game.draw_offer.as_deref() == Some(color_name(!c)));
+    let mut actions = vec![ActionChoice {
+        value: "move",
+        label: "Move",
+    }];
+    if incoming_offer {
+        actions.push(ActionChoice {
+            value: "accept_draw",
+            label: "Accept draw",
+        });
+        actions.push(ActionChoice {
+            value: "decline_draw",
+            label: "Decline draw",
+        });
+    } else {
+        actions.push(ActionChoice {
+            value: "offer_draw",
+            label: "Offer draw",
+        });
+    }
+    actions.push(ActionChoice {
+        value: "claim_draw",
+        label: "Claim draw",
+    });
+    actions.push(ActionChoice {
+        value: "resign",
+        label: "Resign",
+    });
+    let draw_offer_text = record.game.draw_offer.as_deref().and_then(|c| {
+        let color = crate::usecases::games::parse_color(c)?;
+        Some(if me == Some(color) {
+            "You have offered a draw.".to_string()
+        } else {
+            format!("{} offers a draw.", record.name_of(color))
+        })
+    });
+    let variant = record
+        .game
+        .variant
+        .parse::<Variant>()
+        .map(|v| v.display_name().to_string())
+        .unwrap_or_else(|_| record.game.variant.clone());
+    Ok(GamePage {
+        layout: Layout::from_session(session),
+        id: record.game.id,
+        variant,
+        white: record.name_of(Color::White).to_string(),
+        black: record.name_of(Color::Black).to_string(),
+        board: board_view(&game, view_ply, me.unwrap_or(Color::White)),
+        moves,
+        opening_comments: comments_by_ply[0].clone(),
+        view_ply,
+        last_ply,
+        status_text: status_text(record),
+        finished: !started,
+        turn: color_name(record.turn()),
+        to_move: record.name_of(record.turn()).to_string(),
+        my_color: me.map(color_name),
+        my_turn: started && me == Some(record.turn()),
+        can_act: started && me.is_some(),
+        form_ply: record.game.ply,
+        actions,
+        selected_action: if typed.action.is_empty() {
+            "move".into()
+        } else {
+            typed.action
+        },
+        move_value: typed.mv,
+        message_value: typed.message,
+        error,
+        draw_offer_text,
+        time_left: if started {
+            time_left_text(record.game.deadline_at, state.now())
+        } else {
+            String::new()
+        },
+        days_per_move: record.game.days_per_move,
+    })
+}
+
+pub async fn show(
+    state: web::Data<AppState>,
+    session: Session,
+    path: web::Path<String>,
+    query: web::Query<ViewQuery>,
+) -> Result<HttpResponse, WebError> {
+    let id: i64 = path.parse().map_err(|_| WebError::NotFound)?;
+    let record = state
+        .db(move |c| load_game(c, id))
+        .await??
+        .ok_or(WebError::NotFound)?;
+    let page = build_page(&state, &session, &record, query.ply, None, Typed::default())?;
+    render(StatusCode::OK, &page)
+}
+
+#[derive(Deserialize)]
+pub struct ActionForm {
+    csrf_token: String,
+    ply: i32,
+    action: String,
+    #[serde(rename = "move")]
+    mv: Option<String>,
+    message: Option<String>,
+}
+
+fn done_text(action: &Action, record: &GameRecord) -> String {
+    match action {
+        Action::Move(_) => match record.moves.last() {
+            Some(m) => format!("You played {}.", m.san),
+            None => "Move played.".into(),
+        },
+        Action::Resign => "You resigned.".into(),
+        Action::OfferDraw if record.is_started() => "You offered a draw.".into(),
+        Action::OfferDraw | Action::AcceptDraw => "The game is drawn by agreement.".into(),
+        Action::DeclineDraw => "You declined the draw offer.".into(),
+        Action::ClaimDraw => "Your draw claim holds: the game is drawn.".into(),
+    }
+}
+
+pub async fn act(
+    state: web::Data<AppState>,
+    session: Session,
+    path: web::Path<String>,
+    form: web::Form<ActionForm>,
+) -> Result<HttpResponse, WebError> {
+    let id: i64 = path.parse().map_err(|_| WebError::NotFound)?;
+    let me = match require_login(&session, &format!("/games/{id}")) {
+        Ok(me) => me,
+        Err(redirect) => return Ok(*redirect),
+    };
+    check_csrf(&session, &form.csrf_token)?;
+    let form = form.into_inner();
+    let typed = Typed {
+        action: form.action.clone(),
+        mv: form.mv.clone().unwrap_or_default(),
+        message: form.message.clone().unwrap_or_default(),
+    };
+    let Some(action) = Action::parse(&form.action, form.mv.as_deref()) else {
+        return Err(WebError::BadRequest("unknown action".into()));
+    };
+    let req = ActionRequest {
+        game_id: id,
+        user_id: me,
+        ply: form.ply,
+        action: action.clone(),
+        message: form.message,
+    };
+    let now = state.now();
+    let max = state.settings.game.max_message_chars;
+    match state.db(move |c| play::act(c, now, max, &req)).await? {
+        Ok(record) => {
+            session::flash(&session, "info", done_text(&action, &record));
+            Ok(see_other(&format!("/games/{id}")))
+        }
+        Err(PlayError::Db(e)) => Err(e.into()),
+        Err(PlayError::NotFound) => Err(WebError::NotFound),
+        Err(err) => {
+            let status = play_status(&err);
+            let record = state
+                .db(move |c| load_game(c, id))
+                .await??
+                .ok_or(WebError::NotFound)?;
+            let page = build_page(
+                &state,
+                &session,
+                &record,
+                None,
+                Some(err.to_string()),
+                typed,
+            )?;
+            render(status, &page)
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! Server-rendered pages: one template struct per page, forms posted back with a CSRF token.
+
+mod account;
+mod challenges;
+mod game;
+mod home;
+
+use actix_session::Session;
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, web};
+use askama::Template;
+
+use crate::web::errors::WebError;
+use crate::web::session;
+
+/// Registers the page routes.
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/", web::get().to(home::index))
+        .route("/games", web::get().to(home::my_games_page))
+        .route("/next", web::get().to(home::next_game))
+        .route("/signup", web::get().to(account::signup_form))
+        .route("/signup", web::post().to(account::signup))
+        .route("/login", web::get().to(account::login_form))
+        .route("/login", web::post().to(account::login))
+        .route("/logout", web::post().to(account::logout))
+        .route("/account", web::get().to(account::account_page))
+        .route("/account/tokens", web::post().to(account::create_token))
+        .route("/challenges", web::get().to(challenges::list))
+        .route("/challenges", web::post().to(challenges::create))
+        .route(
+            "/challenges/link/{token}",
+            web::get().to(challenges::show_link),
+        )
+        .route(
+            "/challenges/{id}/accept",
+            web::post().to(challenges::accept),
+        )
+        .route(
+            "/challenges/{id}/cancel",
+            web::post().to(challenges::cancel),
+        )
+        .route("/games/{id}", web::get().to(game::show))
+        .route("/games/{id}", web::post().to(game::act));
+}
+
+/// Renders a template with a status code.
+pub fn render(status: StatusCode, page: &impl Template) -> Result<HttpResponse, WebError> {
+    let body = page
+        .render()
+        .map_err(|e| WebError::Internal(e.to_string()))?;
+    Ok(HttpResponse::build(status)
+        .content_type("text/html; charset=utf-8")
+        .body(body))
+}
+
+/// A 303 redirect, the answer to every successful form post.
+pub fn see_other(location: &str) -> HttpResponse {
+    HttpResponse::SeeOther()
+        .insert_header((actix_web::http::header::LOCATION, location))
+        .finish()
+}
+
+/// Refuses a form whose CSRF token is not this session's.
+pub fn check_csrf(session: &Session, submitted: &str) -> Result<(), WebError> {
+    if session::csrf_ok(session, submitted) {
+        Ok(())
+    } else {
+        Err(WebError::Forbidden(
+            "this form has expired or did not come from this site: reload the page and try again"
+                .into(),
+        ))
+    }
+}
+
+/// The logged-in user's id, or a redirect to the login page that comes back to `back`.
+pub fn require_login(session: &Session, back: &str) -> Result<i64, Box<HttpResponse>> {
+    session::current_user_id(session).ok_or_else(|| {
+        let next: String = serde_urlencoded::to_string([("next", back)]).unwrap_or_default();
+        Box::new(see_other(&format!("/login?{next}")))
+    })
+}

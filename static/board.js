@@ -1,0 +1,232 @@
+// Slowfuse board: progressive enhancement for the server-rendered game page.
+// Drag-and-drop or click-click moves fill #move-input with UCI and submit #action-form;
+// any submit of #action-form shows a busy indicator and cannot be sent twice.
+(function () {
+  "use strict";
+
+  var form = document.getElementById("action-form");
+  if (!form) return;
+
+  // ---------- submitting… indicator ----------
+  function submitButtons() {
+    return form.querySelectorAll('button:not([type]), button[type="submit"], input[type="submit"]');
+  }
+
+  form.addEventListener("submit", function (event) {
+    if (form.classList.contains("busy")) {
+      event.preventDefault();
+      return;
+    }
+    form.classList.add("busy");
+    // Disable after the browser has built the form data, so the clicked button's name/value is sent.
+    setTimeout(function () {
+      if (event.defaultPrevented) {
+        form.classList.remove("busy");
+        return;
+      }
+      submitButtons().forEach(function (b) { b.disabled = true; });
+    }, 0);
+  });
+
+  // Coming back with the browser's Back button may restore a busy page from cache.
+  window.addEventListener("pageshow", function (event) {
+    if (!event.persisted) return;
+    form.classList.remove("busy");
+    submitButtons().forEach(function (b) { b.disabled = false; });
+  });
+
+  // ---------- moving pieces ----------
+  var board = document.querySelector('.board[data-movable="true"]');
+  var moveInput = document.getElementById("move-input");
+  var actionSelect = document.getElementById("action-select");
+  if (!board || !moveInput || !actionSelect) return;
+
+  var mine = board.dataset.turn === "black" ? "b" : "w";
+  var selected = null;   // .sq element holding the picked piece
+  var press = null;      // { sq, x, y, id, wasSelected } while a pointer is down on own piece
+  var ghost = null;      // floating image while dragging
+  var hover = null;      // .sq under the dragged piece
+  var locked = false;    // a move was sent or the promotion chooser is open
+
+  function pieceOf(sq) { return sq ? sq.querySelector(".piece") : null; }
+  function codeOf(sq) { var p = pieceOf(sq); return p ? p.dataset.piece || "" : ""; }
+  function isMine(sq) { return codeOf(sq).charAt(0) === mine; }
+  function squareAt(x, y) {
+    var el = document.elementFromPoint(x, y);
+    var sq = el && el.closest(".sq");
+    return sq && board.contains(sq) ? sq : null;
+  }
+
+  function select(sq) {
+    if (selected) selected.classList.remove("selected");
+    selected = sq;
+    if (sq) sq.classList.add("selected");
+  }
+
+  function setHover(sq) {
+    if (hover === sq) return;
+    if (hover) hover.classList.remove("target");
+    hover = sq;
+    if (hover) hover.classList.add("target");
+  }
+
+  function endDrag() {
+    if (ghost) ghost.remove();
+    ghost = null;
+    setHover(null);
+    if (press) {
+      var p = pieceOf(press.sq);
+      if (p) p.classList.remove("dragging");
+    }
+    press = null;
+  }
+
+  function startDrag(e) {
+    var p = pieceOf(press.sq);
+    var size = press.sq.getBoundingClientRect().width;
+    ghost = p.cloneNode(false);
+    ghost.removeAttribute("data-piece");
+    ghost.classList.add("drag-ghost");
+    ghost.style.width = ghost.style.height = size + "px";
+    document.body.appendChild(ghost);
+    p.classList.add("dragging");
+    moveGhost(e);
+  }
+
+  function moveGhost(e) {
+    var size = parseFloat(ghost.style.width);
+    ghost.style.left = e.clientX - size / 2 + "px";
+    ghost.style.top = e.clientY - size / 2 + "px";
+    var sq = squareAt(e.clientX, e.clientY);
+    setHover(sq && sq !== press.sq ? sq : null);
+  }
+
+  function isPromotion(from, to) {
+    if (codeOf(from).charAt(1) !== "P") return false;
+    var rank = to.dataset.square.charAt(1);
+    return (mine === "w" && rank === "8") || (mine === "b" && rank === "1");
+  }
+
+  function tryMove(from, to) {
+    if (isPromotion(from, to)) {
+      choosePromotion(from, to);
+    } else {
+      send(from, to, "");
+    }
+  }
+
+  function send(from, to, promo) {
+    locked = true;
+    select(null);
+    var uci = from.dataset.square + to.dataset.square + promo;
+    moveInput.value = uci;
+    actionSelect.value = "move";
+    // Show the move at once while the server answers.
+    var p = pieceOf(from);
+    var old = pieceOf(to);
+    if (p && !isMine(to)) {
+      if (old) old.remove();
+      to.appendChild(p);
+    }
+    var primary = form.querySelector('.btn-primary[type="submit"], button.btn-primary:not([type])');
+    if (typeof form.requestSubmit === "function") {
+      if (primary) form.requestSubmit(primary); else form.requestSubmit();
+    } else {
+      form.classList.add("busy");
+      form.submit();
+    }
+  }
+
+  function choosePromotion(from, to) {
+    locked = true;
+    var src = pieceOf(from).getAttribute("src");
+    var chooser = document.createElement("div");
+    chooser.className = "promo-chooser";
+    chooser.setAttribute("role", "group");
+    chooser.setAttribute("aria-label", "Promote to");
+    var names = { q: "queen", r: "rook", b: "bishop", n: "knight" };
+    ["q", "r", "b", "n"].forEach(function (letter) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.title = names[letter];
+      var img = document.createElement("img");
+      img.src = src.replace(/[wb]P\.svg(\?.*)?$/, mine + letter.toUpperCase() + ".svg");
+      img.alt = names[letter];
+      b.appendChild(img);
+      b.addEventListener("click", function (ev) {
+        ev.stopPropagation();
+        close();
+        send(from, to, letter);
+      });
+      chooser.appendChild(b);
+    });
+    function close() {
+      chooser.remove();
+      document.removeEventListener("keydown", onKey);
+      document.removeEventListener("pointerdown", onOutside, true);
+      locked = false;
+    }
+    function onKey(ev) { if (ev.key === "Escape") { close(); select(null); } }
+    function onOutside(ev) {
+      if (!chooser.contains(ev.target)) { ev.stopPropagation(); ev.preventDefault(); close(); select(null); }
+    }
+    board.appendChild(chooser);
+    // Place the chooser over the target square, kept inside the board.
+    var br = board.getBoundingClientRect();
+    var tr = to.getBoundingClientRect();
+    var left = Math.min(Math.max(0, tr.left - br.left), br.width - chooser.offsetWidth);
+    var top = Math.min(Math.max(0, tr.top - br.top), br.height - chooser.offsetHeight);
+    chooser.style.left = Math.max(0, left) + "px";
+    chooser.style.top = Math.max(0, top) + "px";
+    document.addEventListener("keydown", onKey);
+    document.addEventListener("pointerdown", onOutside, true);
+    chooser.querySelector("button").focus();
+  }
+
+  board.addEventListener("pointerdown", function (e) {
+    if (locked || press || (e.pointerType === "mouse" && e.button !== 0)) return;
+    var sq = e.target.closest(".sq");
+    if (!sq || !board.contains(sq)) return;
+    if (isMine(sq)) {
+      e.preventDefault();
+      press = { sq: sq, x: e.clientX, y: e.clientY, id: e.pointerId, wasSelected: selected === sq };
+      select(sq);
+      try { board.setPointerCapture(e.pointerId); } catch (err) { /* capture is optional */ }
+    } else if (selected) {
+      e.preventDefault();
+      tryMove(selected, sq);
+    }
+  });
+
+  board.addEventListener("pointermove", function (e) {
+    if (!press || e.pointerId !== press.id) return;
+    if (!ghost) {
+      if (Math.abs(e.clientX - press.x) + Math.abs(e.clientY - press.y) < 6) return;
+      startDrag(e);
+    }
+    e.preventDefault();
+    moveGhost(e);
+  });
+
+  board.addEventListener("pointerup", function (e) {
+    if (!press || e.pointerId !== press.id) return;
+    var from = press.sq;
+    if (ghost) {
+      var to = squareAt(e.clientX, e.clientY);
+      endDrag();
+      // A king dropped on its own rook is castling (Chess960 style); other own squares cancel.
+      var castle = to && codeOf(from).charAt(1) === "K" && codeOf(to) === mine + "R";
+      if (to && to !== from && (!isMine(to) || castle)) tryMove(from, to);
+    } else {
+      var wasSelected = press.wasSelected;
+      endDrag();
+      if (wasSelected) select(null); // second click on the same piece puts it down
+    }
+  });
+
+  board.addEventListener("pointercancel", endDrag);
+  board.addEventListener("lostpointercapture", function (e) {
+    if (press && ghost && e.pointerId === press.id) endDrag();
+  });
+  board.addEventListener("dragstart", function (e) { e.preventDefault(); });
+})();

@@ -1,0 +1,548 @@
+//! The JSON API end to end, on SQLite and (when configured) PostgreSQL.
+
+mod common;
+
+use common::TestApp;
+use serde_json::json;
+
+on_both_databases!(
+    atomic_game_ends_with_explosion_and_pgn,
+    sign_up_errors_are_clear,
+    wrong_password_is_refused_then_throttled,
+    bad_moves_change_nothing,
+    stale_and_racing_submissions_store_one_move,
+    draw_offer_accept_decline_and_claims,
+    resignation_ends_the_game,
+    queue_lists_games_awaiting_my_move,
+    direct_and_link_challenges_are_for_their_players,
+    fen_at_each_ply_and_unknown_game,
+);
+
+fn atomic_game_ends_with_explosion_and_pgn(app: &TestApp) {
+    let a = app.user("alice");
+    let b = app.user("bob");
+    let g = app.game("atomic", &a, &b);
+    let r = app.play_all(g, &a, &b, &["Nf3", "Nf6", "Ne5", "e6"]);
+    assert_eq!(r.body["status"], "started");
+    let r = app.post(
+        &format!("/api/v1/games/{g}/moves"),
+        Some(&a),
+        json!({"move": "Nxf7", "ply": 4, "comment": "Boom {goes} the king"}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body["status"], "finished");
+    assert_eq!(r.body["result"], "1-0");
+    assert_eq!(r.body["termination"], "explosion");
+    assert_eq!(
+        r.body["moves"],
+        json!(["g1f3", "g8f6", "f3e5", "e7e6", "e5f7"])
+    );
+    assert_eq!(r.body["white"], "alice");
+    assert_eq!(r.body["turn"], "black");
+    // The stored game reads back the same.
+    let got = app.get(&format!("/api/v1/games/{g}"), None);
+    assert_eq!(got.status, 200);
+    assert_eq!(got.body, r.body);
+    // PGN: tags, moves, comment, result.
+    let (status, pgn) = app.get_text(&format!("/games/{g}.pgn"));
+    assert_eq!(status, 200);
+    for needle in [
+        "[White \"alice\"]",
+        "[Black \"bob\"]",
+        "[Result \"1-0\"]",
+        "[Variant \"Atomic\"]",
+        "[Termination ",
+        "[Date \"",
+        "[Site \"",
+        "1. Nf3 Nf6 2. Ne5 e6 3. Nxf7",
+        "Boom",
+    ] {
+        assert!(pgn.contains(needle), "PGN lacks {needle}:\n{pgn}");
+    }
+    assert!(
+        !pgn.contains("{goes}"),
+        "a brace inside a comment must not end it early:\n{pgn}"
+    );
+    assert!(pgn.trim_end().ends_with("1-0"));
+    assert!(!pgn.contains("[FEN"), "standard start has no FEN tag");
+    independent_reader_accepts(&pgn, &["Nf3", "Nf6", "Ne5", "e6", "Nxf7"]);
+    // Moving in a finished game is refused.
+    let r = app.play(g, &b, "Kd8", 5);
+    assert_eq!(r.status, 409, "{}", r.body);
+    assert!(r.body["error"].as_str().unwrap().contains("over"));
+}
+
+/// Runs pgn-extract (written by others) over the PGN when it is installed; CI installs it.
+fn independent_reader_accepts(pgn: &str, sans: &[&str]) {
+    let Ok(out) = std::process::Command::new("pgn-extract")
+        .args(["-s", "-Wsan", "--nocomments"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(pgn.as_bytes())?;
+            child.wait_with_output()
+        })
+    else {
+        assert!(
+            std::env::var("CI").is_err(),
+            "pgn-extract must be installed in CI"
+        );
+        eprintln!("SKIPPED: pgn-extract not installed");
+        return;
+    };
+    let text = String::from_utf8_lossy(&out.stdout);
+    let errors = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "pgn-extract failed: {errors}");
+    for san in sans {
+        assert!(
+            text.contains(san),
+            "pgn-extract output lacks {san}: {text} / {errors}"
+        );
+    }
+    assert!(text.contains("1-0"), "{text}");
+}
+
+fn sign_up_errors_are_clear(app: &TestApp) {
+    app.user("carol");
+    let cases = [
+        (
+            json!({"username": "CAROL", "email": "c@example.com", "password": "correct horse"}),
+            409,
+            "taken",
+        ),
+        (
+            json!({"username": "dave", "email": "not-an-email", "password": "correct horse"}),
+            422,
+            "email",
+        ),
+        (
+            json!({"username": "dave", "email": "d@example.com", "password": "short"}),
+            422,
+            "short",
+        ),
+        (
+            json!({"username": "dave", "email": "d@example.com", "password": "password"}),
+            422,
+            "guess",
+        ),
+        (
+            json!({"username": "<b>x</b>", "email": "d@example.com", "password": "correct horse"}),
+            422,
+            "username",
+        ),
+    ];
+    for (body, status, word) in cases {
+        let r = app.post("/api/v1/accounts", None, body.clone());
+        assert_eq!(r.status, status, "{body}: {}", r.body);
+        assert!(
+            r.body["error"].as_str().unwrap().contains(word),
+            "{}",
+            r.body
+        );
+    }
+    let r = app.post("/api/v1/accounts", None, json!({"username": "x"}));
+    assert_eq!(r.status, 400);
+    assert!(r.body["error"].is_string());
+}
+
+fn wrong_password_is_refused_then_throttled(app: &TestApp) {
+    app.user("erin");
+    for _ in 0..5 {
+        let r = app.post(
+            "/api/v1/tokens",
+            None,
+            json!({"username": "erin", "password": "wrong password"}),
+        );
+        assert_eq!(r.status, 401, "{}", r.body);
+        assert!(
+            r.body["error"]
+                .as_str()
+                .unwrap()
+                .contains("wrong username or password")
+        );
+    }
+    // Even the right password is refused while throttled.
+    let r = app.post(
+        "/api/v1/tokens",
+        None,
+        json!({"username": "erin", "password": "correct horse battery"}),
+    );
+    assert_eq!(r.status, 429, "{}", r.body);
+    assert!(r.body["error"].as_str().unwrap().contains("too many"));
+    // Another account is not affected by erin's throttle.
+    app.user("frank");
+}
+
+fn game_state(app: &TestApp, g: i64) -> serde_json::Value {
+    app.get(&format!("/api/v1/games/{g}"), None).body
+}
+
+fn bad_moves_change_nothing(app: &TestApp) {
+    let a = app.user("alice");
+    let b = app.user("bob");
+    let c = app.user("carol");
+    let g = app.game("standard", &a, &b);
+    app.play_all(
+        g,
+        &a,
+        &b,
+        &["e4", "e5", "Nf3", "Nc6", "d3", "d6", "Be2", "Be7"],
+    );
+    let before = game_state(app, g);
+    assert_eq!(before["ply"], 8);
+    let cases: [(&str, &str, u16, &str); 6] = [
+        (&a, "Qxf7", 422, "not a legal move"),
+        (&a, "hello", 422, "cannot read"),
+        (&a, "Nd2", 422, "ambiguous"),
+        (&a, "", 422, "type a move"),
+        (&b, "a6", 403, "not your turn"),
+        (&c, "a3", 403, "not playing"),
+    ];
+    for (token, mv, status, word) in cases {
+        let r = app.play(g, token, mv, 8);
+        assert_eq!(r.status, status, "{mv}: {}", r.body);
+        assert!(
+            r.body["error"].as_str().unwrap().contains(word),
+            "{mv}: {}",
+            r.body
+        );
+        assert_eq!(game_state(app, g), before, "{mv} changed the game");
+    }
+    let r = app.post(
+        &format!("/api/v1/games/{g}/moves"),
+        None,
+        json!({"move": "a3", "ply": 8}),
+    );
+    assert_eq!(r.status, 401);
+    let r = app.play(9999, &a, "a3", 8);
+    assert_eq!(r.status, 404);
+    let long = "x".repeat(5000);
+    let r = app.post(
+        &format!("/api/v1/games/{g}/moves"),
+        Some(&a),
+        json!({"move": "a3", "ply": 8, "comment": long}),
+    );
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert!(r.body["error"].as_str().unwrap().contains("too long"));
+    assert_eq!(game_state(app, g), before);
+    // UCI works too, and so does SAN with a check sign.
+    let r = app.play(g, &a, "c1g5", 8);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body["sans"][8], "Bg5");
+}
+
+fn stale_and_racing_submissions_store_one_move(app: &TestApp) {
+    let a = app.user("alice");
+    let b = app.user("bob");
+    let g = app.game("atomic", &a, &b);
+    app.play_all(g, &a, &b, &["e4", "e5"]);
+    // A page drawn before Black's reply: stale.
+    let r = app.play(g, &a, "d4", 1);
+    assert_eq!(r.status, 409, "{}", r.body);
+    assert!(r.body["error"].as_str().unwrap().contains("moved on"));
+    // Many rounds of two simultaneous submissions for the same ply.
+    let mut ply = 2;
+    let rounds = [("Nf3", "Nc3", "Nc6", "Nf6"), ("Bc4", "Bb5", "d6", "a6")];
+    for (w1, w2, b1, b2) in rounds {
+        for (token, m1, m2) in [(&a, w1, w2), (&b, b1, b2)] {
+            let statuses: Vec<u16> = std::thread::scope(|s| {
+                let h1 = s.spawn(|| app.play(g, token, m1, ply).status);
+                let h2 = s.spawn(|| app.play(g, token, m2, ply).status);
+                vec![h1.join().unwrap(), h2.join().unwrap()]
+            });
+            let mut sorted = statuses.clone();
+            sorted.sort();
+            assert_eq!(sorted, vec![200, 409], "ply {ply}: {statuses:?}");
+            ply += 1;
+            assert_eq!(game_state(app, g)["ply"], ply);
+        }
+    }
+    assert_eq!(game_state(app, g)["moves"].as_array().unwrap().len(), 6);
+}
+
+fn action(app: &TestApp, g: i64, token: &str, name: &str, ply: i64) -> common::Reply {
+    app.post(
+        &format!("/api/v1/games/{g}/actions"),
+        Some(token),
+        json!({"action": name, "ply": ply, "message": null}),
+    )
+}
+
+fn draw_offer_accept_decline_and_claims(app: &TestApp) {
+    let a = app.user("alice");
+    let b = app.user("bob");
+    let g = app.game("standard", &a, &b);
+    app.play_all(g, &a, &b, &["Nf3", "Nf6"]);
+    // Nothing to accept yet.
+    let r = action(app, g, &b, "accept_draw", 2);
+    assert_eq!(r.status, 422, "{}", r.body);
+    // Offer, decline.
+    let r = action(app, g, &a, "offer_draw", 2);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body["draw_offer"], "white");
+    let r = action(app, g, &b, "decline_draw", 2);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(r.body["draw_offer"].is_null());
+    // A claim that does not hold.
+    let r = action(app, g, &a, "claim_draw", 2);
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert_eq!(game_state(app, g)["status"], "started");
+    // Threefold repetition: the position after 2...Nf6 occurs again at plies 6 and 10.
+    let moves = ["Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6"];
+    for (i, mv) in moves.iter().enumerate() {
+        let ply = 2 + i as i64;
+        let token = if ply % 2 == 0 { &a } else { &b };
+        assert_eq!(app.play(g, token, mv, ply).status, 200);
+    }
+    let r = action(app, g, &b, "claim_draw", 10);
+    assert_eq!(r.status, 403, "only the player to move claims: {}", r.body);
+    let r = action(app, g, &a, "claim_draw", 10);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body["result"], "1/2-1/2");
+    assert_eq!(r.body["termination"], "repetition");
+    // Offer then accept in a new game.
+    let g2 = app.game("atomic", &a, &b);
+    app.play_all(g2, &a, &b, &["e4"]);
+    assert_eq!(action(app, g2, &b, "offer_draw", 1).status, 200);
+    let r = action(app, g2, &a, "accept_draw", 0);
+    assert_eq!(r.status, 409, "stale ply: {}", r.body);
+    let r = action(app, g2, &a, "accept_draw", 1);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body["result"], "1/2-1/2");
+    assert_eq!(r.body["termination"], "agreement");
+    let r = action(app, g2, &a, "dance", 1);
+    assert_eq!(r.status, 422);
+}
+
+fn resignation_ends_the_game(app: &TestApp) {
+    let a = app.user("alice");
+    let b = app.user("bob");
+    let g = app.game("atomic", &a, &b);
+    app.play_all(g, &a, &b, &["e4"]);
+    // Resigning is allowed when it is not your turn.
+    let r = app.post(
+        &format!("/api/v1/games/{g}/actions"),
+        Some(&a),
+        json!({"action": "resign", "ply": 1, "message": "good game"}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body["result"], "0-1");
+    assert_eq!(r.body["termination"], "resignation");
+    let (_, pgn) = app.get_text(&format!("/games/{g}.pgn"));
+    assert!(pgn.contains("good game"), "{pgn}");
+    assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
+    assert_eq!(action(app, g, &b, "resign", 1).status, 409);
+}
+
+fn queue_lists_games_awaiting_my_move(app: &TestApp) {
+    let a = app.user("alice");
+    let b = app.user("bob");
+    let g1 = app.game("atomic", &a, &b);
+    let g2 = app.game("standard", &a, &b);
+    let g3 = app.game("atomic", &b, &a);
+    // g1: alice moved, bob's turn. g2: alice's turn. g3: bob is white, his turn.
+    app.play(g1, &a, "e4", 0);
+    let q = app.get("/api/v1/me/queue", Some(&a));
+    assert_eq!(q.status, 200);
+    let ids: Vec<i64> = q
+        .body
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(ids, vec![g2]);
+    let q = app.get("/api/v1/me/queue", Some(&b));
+    let ids: Vec<i64> = q
+        .body
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_i64().unwrap())
+        .collect();
+    assert!(
+        ids.contains(&g1) && ids.contains(&g3) && ids.len() == 2,
+        "{ids:?}"
+    );
+    assert_eq!(app.get("/api/v1/me/queue", None).status, 401);
+    assert_eq!(app.get("/api/v1/me/queue", Some("sf_bogus")).status, 401);
+}
+
+fn direct_and_link_challenges_are_for_their_players(app: &TestApp) {
+    let a = app.user("alice");
+    let b = app.user("bob");
+    let c = app.user("carol");
+    let r = app.post(
+        "/api/v1/challenges",
+        Some(&a),
+        json!({"variant": "atomic", "color": "black", "days_per_move": 5, "opponent": "bob"}),
+    );
+    assert_eq!(r.status, 201);
+    let direct = r.body["id"].as_i64().unwrap();
+    assert_eq!(
+        app.post(
+            &format!("/api/v1/challenges/{direct}/accept"),
+            Some(&c),
+            json!({})
+        )
+        .status,
+        403
+    );
+    assert_eq!(
+        app.post(
+            &format!("/api/v1/challenges/{direct}/accept"),
+            Some(&a),
+            json!({})
+        )
+        .status,
+        403
+    );
+    let r = app.post(
+        &format!("/api/v1/challenges/{direct}/accept"),
+        Some(&b),
+        json!({}),
+    );
+    assert_eq!(r.status, 201);
+    let g = r.body["game_id"].as_i64().unwrap();
+    let game = game_state(app, g);
+    assert_eq!(game["white"], "bob");
+    assert_eq!(game["black"], "alice");
+    assert_eq!(
+        app.post(
+            &format!("/api/v1/challenges/{direct}/accept"),
+            Some(&b),
+            json!({})
+        )
+        .status,
+        409
+    );
+    // A link challenge needs its token; it is not listed for others.
+    let r = app.post(
+        "/api/v1/challenges",
+        Some(&a),
+        json!({"variant": "standard", "color": "random", "days_per_move": 1, "opponent": null, "link_only": true}),
+    );
+    let link = r.body["id"].as_i64().unwrap();
+    let url = r.body["url"].as_str().unwrap().to_string();
+    let listed = app.get("/api/v1/challenges", Some(&c));
+    assert!(
+        listed
+            .body
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|x| x["id"] != link)
+    );
+    assert_eq!(
+        app.post(
+            &format!("/api/v1/challenges/{link}/accept"),
+            Some(&c),
+            json!({})
+        )
+        .status,
+        403
+    );
+    let token = url.rsplit('/').next().unwrap();
+    let r = app.post(
+        &format!("/api/v1/challenges/{link}/accept"),
+        Some(&c),
+        json!({"token": token}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    // Bad fields.
+    for (body, word) in [
+        (
+            json!({"variant": "bughouse2", "color": "white", "days_per_move": 3}),
+            "variant",
+        ),
+        (
+            json!({"variant": "atomic", "color": "green", "days_per_move": 3}),
+            "colour",
+        ),
+        (
+            json!({"variant": "atomic", "color": "white", "days_per_move": 4}),
+            "days",
+        ),
+        (
+            json!({"variant": "atomic", "color": "white", "days_per_move": 3, "opponent": "nobody"}),
+            "no user",
+        ),
+        (
+            json!({"variant": "atomic", "color": "white", "days_per_move": 3, "opponent": "alice"}),
+            "yourself",
+        ),
+    ] {
+        let r = app.post("/api/v1/challenges", Some(&a), body);
+        assert_eq!(r.status, 422, "{}", r.body);
+        assert!(
+            r.body["error"].as_str().unwrap().contains(word),
+            "{}",
+            r.body
+        );
+    }
+    // Cancel: only the creator, only while open.
+    let r = app.post(
+        "/api/v1/challenges",
+        Some(&a),
+        json!({"variant": "atomic", "color": "white", "days_per_move": 3}),
+    );
+    let open = r.body["id"].as_i64().unwrap();
+    assert_eq!(
+        app.post(
+            &format!("/api/v1/challenges/{open}/cancel"),
+            Some(&b),
+            json!({})
+        )
+        .status,
+        403
+    );
+    assert_eq!(
+        app.post(
+            &format!("/api/v1/challenges/{open}/cancel"),
+            Some(&a),
+            json!({})
+        )
+        .status,
+        200
+    );
+    assert_eq!(
+        app.post(
+            &format!("/api/v1/challenges/{open}/accept"),
+            Some(&b),
+            json!({})
+        )
+        .status,
+        409
+    );
+}
+
+fn fen_at_each_ply_and_unknown_game(app: &TestApp) {
+    let a = app.user("alice");
+    let b = app.user("bob");
+    let g = app.game("standard", &a, &b);
+    app.play_all(g, &a, &b, &["e4", "c5"]);
+    let (s, fen0) = app.get_text(&format!("/games/{g}.fen?ply=0"));
+    assert_eq!(s, 200);
+    assert_eq!(
+        fen0.trim(),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    );
+    let (_, fen1) = app.get_text(&format!("/games/{g}.fen?ply=1"));
+    assert!(
+        fen1.starts_with("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq"),
+        "{fen1}"
+    );
+    let (_, fen2) = app.get_text(&format!("/games/{g}.fen"));
+    assert!(
+        fen2.starts_with("rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"),
+        "{fen2}"
+    );
+    assert_eq!(app.get_text(&format!("/games/{g}.fen?ply=3")).0, 400);
+    assert_eq!(app.get_text(&format!("/games/{g}.fen?ply=x")).0, 400);
+    assert_eq!(app.get_text("/games/424242.pgn").0, 404);
+    assert_eq!(app.get("/api/v1/games/424242", None).status, 404);
+    assert_eq!(app.get("/api/v1/games/abc", None).status, 404);
+}

@@ -1,0 +1,325 @@
+//! Test harness: spawns the real application on port 0 against a fresh SQLite file or a
+//! fresh PostgreSQL database, and offers small HTTP helpers.
+#![allow(dead_code)]
+
+use std::sync::Arc;
+
+use diesel::Connection;
+use diesel::connection::SimpleConnection;
+use serde_json::{Value, json};
+use slowfuse::clock::SystemClock;
+use slowfuse::config::Settings;
+use slowfuse::startup::Application;
+
+/// Which database a test runs against.
+#[derive(Clone, Copy, Debug)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// A running application and what a test needs to talk to it.
+pub struct TestApp {
+    pub base: String,
+    pub client: reqwest::blocking::Client,
+    _dir: tempfile::TempDir,
+}
+
+/// The PostgreSQL server URL for tests, if configured.
+pub fn postgres_url() -> Option<String> {
+    std::env::var("SLOWFUSE_TEST_POSTGRES")
+        .ok()
+        .filter(|u| !u.is_empty())
+}
+
+/// Makes an empty database on the test PostgreSQL server and returns its URL.
+fn fresh_postgres_database(server: &str) -> String {
+    let name = format!("slowfuse_test_{}", rand_suffix());
+    let mut admin = diesel::PgConnection::establish(server).expect("connect to test postgres");
+    admin
+        .batch_execute(&format!("CREATE DATABASE {name}"))
+        .expect("create test database");
+    // Replace the database name (the last path segment) in the URL.
+    let (head, tail) = server
+        .rsplit_once('/')
+        .expect("postgres URL with a database name");
+    let query = tail
+        .split_once('?')
+        .map(|(_, q)| format!("?{q}"))
+        .unwrap_or_default();
+    format!("{head}/{name}{query}")
+}
+
+fn rand_suffix() -> String {
+    use std::time::{SystemTime, UNIX_EPOCH};
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    format!("{}_{}", std::process::id(), nanos % 1_000_000_000_000)
+}
+
+/// Spawns the app; `None` when the backend is not available here (Postgres not configured).
+pub fn spawn_app(backend: Backend) -> Option<TestApp> {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let database_url = match backend {
+        Backend::Sqlite => format!("sqlite://{}", dir.path().join("test.db").display()),
+        Backend::Postgres => match postgres_url() {
+            Some(server) => fresh_postgres_database(&server),
+            None => {
+                eprintln!("SKIPPED: set SLOWFUSE_TEST_POSTGRES to run the PostgreSQL tests");
+                return None;
+            }
+        },
+    };
+    let env = vec![
+        ("DATABASE_URL".to_string(), database_url),
+        (
+            "SLOWFUSE__SERVER__BIND".to_string(),
+            "127.0.0.1:0".to_string(),
+        ),
+        (
+            "SLOWFUSE__SERVER__DATA_DIR".to_string(),
+            dir.path().display().to_string(),
+        ),
+        ("SLOWFUSE__SERVER__WORKERS".to_string(), "2".to_string()),
+        ("SLOWFUSE__DATABASE__POOL_SIZE".to_string(), "4".to_string()),
+    ];
+    let config_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("config");
+    let settings = Settings::load_from(&config_dir, env).expect("settings");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        actix_web::rt::System::new().block_on(async move {
+            let app = Application::build(settings, Arc::new(SystemClock)).expect("build app");
+            tx.send(app.port()).unwrap();
+            let _ = app.run_until_stopped().await;
+        })
+    });
+    let port = rx.recv().expect("app started");
+    let client = reqwest::blocking::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .cookie_store(true)
+        .build()
+        .unwrap();
+    Some(TestApp {
+        base: format!("http://127.0.0.1:{port}"),
+        client,
+        _dir: dir,
+    })
+}
+
+/// A response's status and JSON body.
+pub struct Reply {
+    pub status: u16,
+    pub body: Value,
+}
+
+impl TestApp {
+    /// POSTs JSON to an API path, with a bearer token when given.
+    pub fn post(&self, path: &str, token: Option<&str>, body: Value) -> Reply {
+        let mut req = self
+            .client
+            .post(format!("{}{}", self.base, path))
+            .json(&body);
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        let res = req.send().expect("request");
+        let status = res.status().as_u16();
+        Reply {
+            status,
+            body: res.json().unwrap_or(Value::Null),
+        }
+    }
+
+    /// GETs an API path.
+    pub fn get(&self, path: &str, token: Option<&str>) -> Reply {
+        let mut req = self.client.get(format!("{}{}", self.base, path));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        let res = req.send().expect("request");
+        let status = res.status().as_u16();
+        Reply {
+            status,
+            body: res.json().unwrap_or(Value::Null),
+        }
+    }
+
+    /// GETs a path as text.
+    pub fn get_text(&self, path: &str) -> (u16, String) {
+        let res = self
+            .client
+            .get(format!("{}{}", self.base, path))
+            .send()
+            .expect("request");
+        (res.status().as_u16(), res.text().unwrap_or_default())
+    }
+
+    /// Signs up a user through the API and returns a token for them.
+    pub fn user(&self, name: &str) -> String {
+        let r = self.post(
+            "/api/v1/accounts",
+            None,
+            json!({"username": name, "email": format!("{name}@example.com"), "password": "correct horse battery"}),
+        );
+        assert_eq!(r.status, 201, "sign up {name}: {}", r.body);
+        let r = self.post(
+            "/api/v1/tokens",
+            None,
+            json!({"username": name, "password": "correct horse battery"}),
+        );
+        assert_eq!(r.status, 201, "token for {name}: {}", r.body);
+        r.body["token"].as_str().unwrap().to_string()
+    }
+
+    /// Starts a game of `variant` with `white` against `black`; returns its id.
+    pub fn game(&self, variant: &str, white: &str, black: &str) -> i64 {
+        let r = self.post(
+            "/api/v1/challenges",
+            Some(white),
+            json!({"variant": variant, "color": "white", "days_per_move": 3, "opponent": null}),
+        );
+        assert_eq!(r.status, 201, "{}", r.body);
+        let id = r.body["id"].as_i64().unwrap();
+        let r = self.post(
+            &format!("/api/v1/challenges/{id}/accept"),
+            Some(black),
+            json!({}),
+        );
+        assert_eq!(r.status, 201, "{}", r.body);
+        r.body["game_id"].as_i64().unwrap()
+    }
+
+    /// Plays a move through the API at the given ply.
+    pub fn play(&self, game: i64, token: &str, mv: &str, ply: i64) -> Reply {
+        self.post(
+            &format!("/api/v1/games/{game}/moves"),
+            Some(token),
+            json!({"move": mv, "ply": ply, "comment": null}),
+        )
+    }
+
+    /// Plays a sequence of moves alternating between two tokens, starting at ply 0; each must succeed.
+    pub fn play_all(&self, game: i64, white: &str, black: &str, moves: &[&str]) -> Reply {
+        let mut last = None;
+        for (ply, mv) in moves.iter().enumerate() {
+            let token = if ply % 2 == 0 { white } else { black };
+            let r = self.play(game, token, mv, ply as i64);
+            assert_eq!(r.status, 200, "move {mv} at ply {ply}: {}", r.body);
+            last = Some(r);
+        }
+        last.expect("at least one move")
+    }
+}
+
+/// Declares each listed test once per backend: `sqlite::NAME` and `postgres::NAME`.
+#[macro_export]
+macro_rules! on_both_databases {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(#[test] fn $name() { if let Some(app) = $crate::common::spawn_app($crate::common::Backend::Sqlite) { super::$name(&app) } })*
+        }
+        mod postgres {
+            $(#[test] fn $name() { if let Some(app) = $crate::common::spawn_app($crate::common::Backend::Postgres) { super::$name(&app) } })*
+        }
+    };
+}
+
+/// A browser-like client with its own cookies, for the HTML pages.
+pub struct Browser {
+    pub base: String,
+    pub client: reqwest::blocking::Client,
+}
+
+/// A page response: status, `Location` header (for redirects) and body.
+pub struct Page {
+    pub status: u16,
+    pub location: Option<String>,
+    pub body: String,
+}
+
+impl TestApp {
+    /// A new browser with an empty cookie jar.
+    pub fn browser(&self) -> Browser {
+        Browser {
+            base: self.base.clone(),
+            client: reqwest::blocking::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .cookie_store(true)
+                .build()
+                .unwrap(),
+        }
+    }
+}
+
+impl Browser {
+    fn page(res: reqwest::blocking::Response) -> Page {
+        let status = res.status().as_u16();
+        let location = res
+            .headers()
+            .get("location")
+            .map(|l| l.to_str().unwrap().to_string());
+        Page {
+            status,
+            location,
+            body: res.text().unwrap_or_default(),
+        }
+    }
+
+    /// GETs a page.
+    pub fn get(&self, path: &str) -> Page {
+        Self::page(
+            self.client
+                .get(format!("{}{}", self.base, path))
+                .send()
+                .expect("GET"),
+        )
+    }
+
+    /// GETs a page, following one redirect if there is one.
+    pub fn follow(&self, page: Page) -> Page {
+        match page.location {
+            Some(loc) if (300..400).contains(&page.status) => self.get(&loc),
+            _ => page,
+        }
+    }
+
+    /// The CSRF token in the first form of a page.
+    pub fn csrf(&self, path: &str) -> String {
+        let body = self.get(path).body;
+        hidden_value(&body, "csrf_token").expect("a form with a CSRF token")
+    }
+
+    /// POSTs a form.
+    pub fn post(&self, path: &str, fields: &[(&str, &str)]) -> Page {
+        Self::page(
+            self.client
+                .post(format!("{}{}", self.base, path))
+                .form(fields)
+                .send()
+                .expect("POST"),
+        )
+    }
+
+    /// Signs up through the form and stays logged in.
+    pub fn sign_up(&self, name: &str) -> Page {
+        let csrf = self.csrf("/signup");
+        let email = format!("{name}@example.com");
+        self.post(
+            "/signup",
+            &[
+                ("csrf_token", &csrf),
+                ("username", name),
+                ("email", &email),
+                ("password", "correct horse battery"),
+            ],
+        )
+    }
+}
+
+/// The value of the first hidden input with this name.
+pub fn hidden_value(html: &str, name: &str) -> Option<String> {
+    let re = regex::Regex::new(&format!(r#"name="{name}" value="([^"]*)""#)).unwrap();
+    re.captures(html).map(|c| c[1].to_string())
+}

@@ -1,0 +1,357 @@
+//! The web pages as a player without JavaScript uses them: forms, redirects, messages.
+
+mod common;
+
+use common::{Browser, TestApp, hidden_value};
+
+on_both_databases!(
+    two_players_play_atomic_to_an_explosion_in_the_browser,
+    forms_refuse_bad_input_and_keep_what_was_typed,
+    login_logout_and_pages_that_need_a_login,
+    share_link_challenge_and_next_game,
+);
+
+/// Plays a move from the game page's form, using the ply the page shows.
+fn play(browser: &Browser, game: &str, mv: &str, message: &str) -> common::Page {
+    let page = browser.get(game);
+    let ply = hidden_value(&page.body, "ply").expect("the action form");
+    let csrf = hidden_value(&page.body, "csrf_token").unwrap();
+    browser.post(
+        game,
+        &[
+            ("csrf_token", &csrf),
+            ("ply", &ply),
+            ("action", "move"),
+            ("move", mv),
+            ("message", message),
+        ],
+    )
+}
+
+fn start_game(app: &TestApp) -> (Browser, Browser, String) {
+    let alice = app.browser();
+    let bob = app.browser();
+    let welcome = alice.follow(alice.sign_up("alice"));
+    assert!(welcome.body.contains("Welcome, alice!"), "{}", welcome.body);
+    assert_eq!(bob.sign_up("bob").status, 303);
+    let csrf = alice.csrf("/challenges");
+    let r = alice.post(
+        "/challenges",
+        &[
+            ("csrf_token", &csrf),
+            ("variant", "atomic"),
+            ("color", "white"),
+            ("days_per_move", "3"),
+            ("kind", "open"),
+            ("opponent", "bob"),
+        ],
+    );
+    assert_eq!(r.status, 303, "{}", r.body);
+    let list = bob.get("/challenges");
+    let action = regex::Regex::new(r#"action="(/challenges/\d+/accept)""#).unwrap();
+    let accept = action
+        .captures(&list.body)
+        .expect("an accept button for bob")[1]
+        .to_string();
+    let csrf = hidden_value(&list.body, "csrf_token").unwrap();
+    let r = bob.post(&accept, &[("csrf_token", &csrf)]);
+    assert_eq!(r.status, 303);
+    let game = r.location.expect("redirect to the game");
+    assert!(game.starts_with("/games/"), "{game}");
+    (alice, bob, game)
+}
+
+fn two_players_play_atomic_to_an_explosion_in_the_browser(app: &TestApp) {
+    let (alice, bob, game) = start_game(app);
+    let page = alice.get(&game);
+    assert!(page.body.contains("alice to move"), "{}", page.body);
+    assert!(page.body.contains(r#"data-piece="wN""#));
+    for (who, mv) in [
+        (&alice, "Nf3"),
+        (&bob, "Nf6"),
+        (&alice, "g1f3x"),
+        (&alice, "Ne5"),
+        (&bob, "e6"),
+    ] {
+        let r = play(who, &game, mv, "");
+        if mv == "g1f3x" {
+            assert_eq!(r.status, 422, "an unreadable move is refused on the page");
+            continue;
+        }
+        assert_eq!(r.status, 303, "{mv}: {}", r.body);
+        let next = who.follow(r);
+        assert!(
+            next.body.contains(&format!("You played {mv}.")),
+            "{}",
+            next.body
+        );
+    }
+    let r = alice.follow(play(
+        &alice,
+        &game,
+        "Nxf7",
+        "<script>alert('boom')</script>",
+    ));
+    assert!(
+        r.body.contains("1-0 alice wins — King exploded"),
+        "{}",
+        r.body
+    );
+    assert!(
+        !r.body.contains("<script>alert"),
+        "a message is shown as text"
+    );
+    assert!(
+        r.body.contains("&#60;script&#62;") || r.body.contains("&lt;script&gt;"),
+        "{}",
+        r.body
+    );
+    // The exploded king and its neighbours are gone from the board.
+    assert!(
+        !r.body.contains(r#"data-square="e8"><img"#),
+        "the black king exploded"
+    );
+    assert!(
+        !r.body.contains(r#"id="action-form""#),
+        "no action bar once the game is over"
+    );
+    // Anyone can look, without logging in.
+    let stranger = app.browser();
+    let seen = stranger.get(&game);
+    assert_eq!(seen.status, 200);
+    assert!(seen.body.contains("King exploded"));
+    assert!(!seen.body.contains(r#"id="action-form""#));
+    let pgn = stranger.get(&format!("{game}.pgn"));
+    assert!(pgn.body.contains("3. Nxf7"), "{}", pgn.body);
+    assert!(pgn.body.contains("[Result \"1-0\"]"));
+    // Earlier positions can be viewed.
+    let start = stranger.get(&format!("{game}?ply=0"));
+    assert!(
+        start
+            .body
+            .contains(r#"data-square="e8"><img class="piece" src="/static/pieces/bK.svg""#),
+        "{}",
+        start.body
+    );
+}
+
+fn forms_refuse_bad_input_and_keep_what_was_typed(app: &TestApp) {
+    let (alice, bob, game) = start_game(app);
+    // Not your turn.
+    let r = play(&bob, &game, "e5", "hello");
+    assert_eq!(r.status, 403);
+    assert!(r.body.contains("it is not your turn"));
+    // Illegal: message shown, typed move and message kept.
+    let r = play(&alice, &game, "Ke2", "my message");
+    assert_eq!(r.status, 422);
+    assert!(
+        r.body.contains("Ke2 is not a legal move here"),
+        "{}",
+        r.body
+    );
+    assert!(r.body.contains(r#"value="Ke2""#));
+    assert!(r.body.contains(r#"value="my message""#));
+    // A stale page: drawn before the opponent's move.
+    let stale = alice.get(&game);
+    assert_eq!(play(&alice, &game, "e4", "").status, 303);
+    assert_eq!(play(&bob, &game, "e5", "").status, 303);
+    let ply = hidden_value(&stale.body, "ply").unwrap();
+    let csrf = hidden_value(&stale.body, "csrf_token").unwrap();
+    let r = alice.post(
+        &game,
+        &[
+            ("csrf_token", &csrf),
+            ("ply", &ply),
+            ("action", "move"),
+            ("move", "d4"),
+            ("message", ""),
+        ],
+    );
+    assert_eq!(r.status, 409);
+    assert!(r.body.contains("moved on"), "{}", r.body);
+    // No or a wrong CSRF token: refused, nothing stored.
+    let page = alice.get(&game);
+    let ply = hidden_value(&page.body, "ply").unwrap();
+    let r = alice.post(
+        &game,
+        &[
+            ("csrf_token", "forged"),
+            ("ply", &ply),
+            ("action", "move"),
+            ("move", "d4"),
+        ],
+    );
+    assert_eq!(r.status, 403);
+    assert!(alice.get(&game).body.contains("alice to move"));
+    // Someone else's session cannot act for alice.
+    let mallory = app.browser();
+    mallory.sign_up("mallory");
+    assert!(
+        !mallory.get(&game).body.contains(r#"id="action-form""#),
+        "no action bar for non-players"
+    );
+    let csrf = mallory.csrf("/");
+    let r = mallory.post(
+        &game,
+        &[
+            ("csrf_token", &csrf),
+            ("ply", &ply),
+            ("action", "move"),
+            ("move", "d4"),
+        ],
+    );
+    assert_eq!(r.status, 403, "{}", r.body);
+    assert!(r.body.contains("not playing in this game"));
+    // Resignation through the dropdown.
+    let page = alice.get(&game);
+    let ply = hidden_value(&page.body, "ply").unwrap();
+    let csrf = hidden_value(&page.body, "csrf_token").unwrap();
+    let r = alice.follow(alice.post(
+        &game,
+        &[
+            ("csrf_token", &csrf),
+            ("ply", &ply),
+            ("action", "resign"),
+            ("move", ""),
+            ("message", "gg"),
+        ],
+    ));
+    assert!(r.body.contains("You resigned."), "{}", r.body);
+    assert!(
+        r.body.contains("0-1 bob wins — Resignation") || r.body.contains("0-1 bob wins"),
+        "{}",
+        r.body
+    );
+}
+
+fn login_logout_and_pages_that_need_a_login(app: &TestApp) {
+    let alice = app.browser();
+    alice.sign_up("alice");
+    let csrf = alice.csrf("/");
+    assert_eq!(alice.post("/logout", &[("csrf_token", &csrf)]).status, 303);
+    let r = alice.get("/games");
+    assert_eq!(r.status, 303);
+    assert_eq!(r.location.as_deref(), Some("/login?next=%2Fgames"));
+    let csrf = alice.csrf("/login?next=/games");
+    let r = alice.post(
+        "/login",
+        &[
+            ("csrf_token", &csrf),
+            ("username", "alice"),
+            ("password", "wrong one"),
+            ("next", "/games"),
+        ],
+    );
+    assert_eq!(r.status, 401);
+    assert!(r.body.contains("wrong username or password"));
+    let r = alice.post(
+        "/login",
+        &[
+            ("csrf_token", &csrf),
+            ("username", "alice"),
+            ("password", "correct horse battery"),
+            ("next", "/games"),
+        ],
+    );
+    assert_eq!(r.status, 303);
+    assert_eq!(r.location.as_deref(), Some("/games"));
+    // An outside address is never a redirect target.
+    let csrf = alice.csrf("/login");
+    let r = alice.post(
+        "/login",
+        &[
+            ("csrf_token", &csrf),
+            ("username", "alice"),
+            ("password", "correct horse battery"),
+            ("next", "//evil.example"),
+        ],
+    );
+    assert_eq!(r.location.as_deref(), Some("/"));
+    // Sign-up errors are explained on the form.
+    let bob = app.browser();
+    let csrf = bob.csrf("/signup");
+    let r = bob.post(
+        "/signup",
+        &[
+            ("csrf_token", &csrf),
+            ("username", "ALICE"),
+            ("email", "x@example.com"),
+            ("password", "correct horse battery"),
+        ],
+    );
+    assert_eq!(r.status, 409);
+    assert!(r.body.contains("already taken"));
+    let r = bob.post(
+        "/signup",
+        &[
+            ("csrf_token", &csrf),
+            ("username", "bob"),
+            ("email", "x@example.com"),
+            ("password", "short"),
+        ],
+    );
+    assert_eq!(r.status, 422);
+    assert!(r.body.contains("too short"));
+    // A token from the account page works on the API.
+    let csrf = alice.csrf("/account");
+    let r = alice.post(
+        "/account/tokens",
+        &[("csrf_token", &csrf), ("label", "bot")],
+    );
+    let token = regex::Regex::new(r#"<code id="new-token">([^<]+)</code>"#)
+        .unwrap()
+        .captures(&r.body)
+        .unwrap()[1]
+        .to_string();
+    assert_eq!(app.get("/api/v1/me/queue", Some(&token)).status, 200);
+}
+
+fn share_link_challenge_and_next_game(app: &TestApp) {
+    let alice = app.browser();
+    let bob = app.browser();
+    alice.sign_up("alice");
+    bob.sign_up("bob");
+    let csrf = alice.csrf("/challenges");
+    let r = alice.post(
+        "/challenges",
+        &[
+            ("csrf_token", &csrf),
+            ("variant", "standard"),
+            ("color", "black"),
+            ("days_per_move", "7"),
+            ("kind", "link"),
+            ("opponent", ""),
+        ],
+    );
+    assert_eq!(r.status, 201);
+    let link = regex::Regex::new(r#"id="share-link" href="[^"]*(/challenges/link/[^"]+)""#)
+        .unwrap()
+        .captures(&r.body)
+        .unwrap()[1]
+        .to_string();
+    // The link challenge is not listed for others.
+    assert!(!bob.get("/challenges").body.contains("/accept"));
+    let page = bob.get(&link);
+    assert!(page.body.contains("alice challenges you"), "{}", page.body);
+    let csrf = hidden_value(&page.body, "csrf_token").unwrap();
+    let token = hidden_value(&page.body, "token").unwrap();
+    let action = regex::Regex::new(r#"action="(/challenges/\d+/accept)""#)
+        .unwrap()
+        .captures(&page.body)
+        .unwrap()[1]
+        .to_string();
+    let r = bob.post(&action, &[("csrf_token", &csrf), ("token", &token)]);
+    assert_eq!(r.status, 303);
+    let game = r.location.unwrap();
+    // Bob is White: Next Game takes him there; alice has nothing waiting.
+    let r = bob.get("/next");
+    assert_eq!(r.location.as_deref(), Some(game.as_str()));
+    let r = alice.follow(alice.get("/next"));
+    assert!(
+        r.body.contains("No other game is waiting for your move."),
+        "{}",
+        r.body
+    );
+    let mine = bob.get("/games");
+    assert!(mine.body.contains("your move"), "{}", mine.body);
+}
