@@ -126,7 +126,6 @@ fn run(listener: TcpListener, state: AppState, key: Key) -> anyhow::Result<Serve
             )
             .app_data(data.clone())
             .app_data(web::FormConfig::default().limit(32 * 1024))
-            .service(actix_files::Files::new("/static", static_dir()).prefer_utf8(true))
             .configure(routes)
     })
     .listen(listener)?;
@@ -134,17 +133,4 @@ fn run(listener: TcpListener, state: AppState, key: Key) -> anyhow::Result<Serve
         server = server.workers(workers);
     }
     Ok(server.run())
-}
-
-/// Where the static files are: `SLOWFUSE_STATIC_DIR`, else `static/` under the working
-/// directory, else the one in the source tree the binary was built from.
-fn static_dir() -> std::path::PathBuf {
-    if let Ok(dir) = std::env::var("SLOWFUSE_STATIC_DIR") {
-        return dir.into();
-    }
-    let local = Path::new("static");
-    if local.is_dir() {
-        return local.to_path_buf();
-    }
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("static")
 }

@@ -355,3 +355,27 @@ fn share_link_challenge_and_next_game(app: &TestApp) {
     let mine = bob.get("/games");
     assert!(mine.body.contains("your move"), "{}", mine.body);
 }
+
+#[test]
+fn static_files_are_served_from_the_binary_with_caching() {
+    let app = common::spawn_app(common::Backend::Sqlite).unwrap();
+    let browser = app.browser();
+    let res = browser
+        .client
+        .get(format!("{}/static/pieces/wK.svg", app.base))
+        .send()
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 200);
+    assert_eq!(res.headers()["content-type"], "image/svg+xml");
+    let tag = res.headers()["etag"].to_str().unwrap().to_string();
+    assert!(res.text().unwrap().contains("<svg"));
+    let again = browser
+        .client
+        .get(format!("{}/static/pieces/wK.svg", app.base))
+        .header("If-None-Match", &tag)
+        .send()
+        .unwrap();
+    assert_eq!(again.status().as_u16(), 304);
+    assert_eq!(browser.get("/static/../Cargo.toml").status, 404);
+    assert_eq!(browser.get("/static/nothing.css").status, 404);
+}

@@ -1,6 +1,7 @@
 //! The web layer: shared state, routes, and helpers every handler uses.
 
 pub mod api;
+pub mod assets;
 pub mod board;
 pub mod errors;
 pub mod export;
@@ -70,6 +71,7 @@ impl Layout {
 
 /// Registers every route.
 pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.configure(assets::routes);
     cfg.configure(api::routes);
     cfg.configure(export::routes);
     cfg.configure(pages::routes);

@@ -1,0 +1,121 @@
+//! The static files (CSS, script, piece images), built into the binary so it runs anywhere.
+
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, web};
+
+/// One embedded file.
+struct Asset {
+    path: &'static str,
+    content_type: &'static str,
+    bytes: &'static [u8],
+}
+
+macro_rules! asset {
+    ($path:literal, $type:expr) => {
+        Asset {
+            path: $path,
+            content_type: $type,
+            bytes: include_bytes!(concat!("../../static/", $path)),
+        }
+    };
+}
+
+const SVG: &str = "image/svg+xml";
+
+static ASSETS: &[Asset] = &[
+    asset!("site.css", "text/css; charset=utf-8"),
+    asset!("board.js", "text/javascript; charset=utf-8"),
+    asset!("favicon.svg", SVG),
+    asset!("pieces/wK.svg", SVG),
+    asset!("pieces/wQ.svg", SVG),
+    asset!("pieces/wR.svg", SVG),
+    asset!("pieces/wB.svg", SVG),
+    asset!("pieces/wN.svg", SVG),
+    asset!("pieces/wP.svg", SVG),
+    asset!("pieces/bK.svg", SVG),
+    asset!("pieces/bQ.svg", SVG),
+    asset!("pieces/bR.svg", SVG),
+    asset!("pieces/bB.svg", SVG),
+    asset!("pieces/bN.svg", SVG),
+    asset!("pieces/bP.svg", SVG),
+];
+
+/// Registers `/static/...`.
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/static/{path:.*}", web::get().to(serve));
+}
+
+/// A stable tag for a file's content (FNV-1a), for conditional requests.
+fn etag(bytes: &[u8]) -> String {
+    let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    format!("\"{hash:016x}\"")
+}
+
+async fn serve(req: HttpRequest, path: web::Path<String>) -> HttpResponse {
+    let Some(asset) = ASSETS.iter().find(|a| a.path == path.as_str()) else {
+        return HttpResponse::NotFound()
+            .content_type("text/plain")
+            .body("no such file");
+    };
+    let tag = etag(asset.bytes);
+    let matches = req
+        .headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == tag));
+    let mut res = if matches {
+        HttpResponse::NotModified()
+    } else {
+        HttpResponse::Ok()
+    };
+    res.insert_header((header::ETAG, tag))
+        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"));
+    if matches {
+        return res.finish();
+    }
+    res.content_type(asset.content_type).body(asset.bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_file_under_static_is_embedded() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("static");
+        let mut on_disk = Vec::new();
+        for entry in walk(&dir) {
+            let rel = entry
+                .strip_prefix(&dir)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            on_disk.push(rel);
+        }
+        on_disk.sort();
+        let mut embedded: Vec<String> = ASSETS.iter().map(|a| a.path.to_string()).collect();
+        embedded.sort();
+        assert_eq!(on_disk, embedded, "add new static files to ASSETS");
+        assert!(
+            ASSETS
+                .iter()
+                .filter(|a| a.path.ends_with(".svg"))
+                .all(|a| a.content_type == SVG)
+        );
+    }
+
+    fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+        let mut out = Vec::new();
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                out.extend(walk(&path));
+            } else {
+                out.push(path);
+            }
+        }
+        out
+    }
+}
