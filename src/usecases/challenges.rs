@@ -9,6 +9,9 @@ use crate::models::{Challenge, NewChallenge, NewGame, NewGamePlayer};
 use crate::schema::{challenges, game_players, games, users};
 use crate::usecases::accounts::user_by_name;
 
+/// The variants a challenge may ask for: those the game page fully supports.
+pub const OFFERED_VARIANTS: &[Variant] = &[Variant::Standard, Variant::Atomic];
+
 /// Days per move a challenge may ask for.
 pub const DAYS_PER_MOVE: &[i32] = &[1, 2, 3, 5, 7, 10, 14];
 
@@ -82,7 +85,9 @@ pub fn create_challenge(
     let variant: Variant = req
         .variant
         .parse()
-        .map_err(|_| ChallengeError::UnknownVariant(req.variant.chars().take(40).collect()))?;
+        .ok()
+        .filter(|v| OFFERED_VARIANTS.contains(v))
+        .ok_or_else(|| ChallengeError::UnknownVariant(req.variant.chars().take(40).collect()))?;
     let color = req.color.trim().to_lowercase();
     if !["white", "black", "random"].contains(&color.as_str()) {
         return Err(ChallengeError::BadColor);

@@ -5,12 +5,12 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
-use slowfuse_rules::Variant;
 
 use super::{check_csrf, render, require_login, see_other};
 use crate::models::Challenge;
 use crate::usecases::challenges::{
-    self, ChallengeError, ChallengeListing, ChallengeRequest, DAYS_PER_MOVE, challenge_by_token,
+    self, ChallengeError, ChallengeListing, ChallengeRequest, DAYS_PER_MOVE, OFFERED_VARIANTS,
+    challenge_by_token,
 };
 use crate::web::errors::{WebError, challenge_status};
 use crate::web::{AppState, Layout, session};
@@ -22,7 +22,7 @@ pub struct VariantChoice {
 }
 
 fn variant_choices() -> Vec<VariantChoice> {
-    Variant::ALL
+    OFFERED_VARIANTS
         .iter()
         .map(|v| VariantChoice {
             value: v.as_str(),
