@@ -206,11 +206,12 @@ fn bad_moves_change_nothing(app: &TestApp) {
     );
     let before = game_state(app, g);
     assert_eq!(before["ply"], 8);
-    let cases: [(&str, &str, u16, &str); 6] = [
+    let cases: [(&str, &str, u16, &str); 7] = [
         (&a, "Qxf7", 422, "not a legal move"),
         (&a, "hello", 422, "cannot read"),
         (&a, "Nd2", 422, "ambiguous"),
         (&a, "", 422, "type a move"),
+        (&a, "Nf3Nf3Nf3Nf3Nf3Nf3Nf3", 422, "too long"),
         (&b, "a6", 403, "not your turn"),
         (&c, "a3", 403, "not playing"),
     ];

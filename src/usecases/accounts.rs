@@ -183,7 +183,8 @@ pub fn log_in(
     password: &str,
     address: &str,
 ) -> Result<User, LoginError> {
-    let name_key = format!("user:{}", username.trim().to_lowercase());
+    let name: String = username.trim().to_lowercase().chars().take(40).collect();
+    let name_key = format!("user:{name}");
     let addr_key = format!("addr:{address}");
     let since = now - Duration::minutes(settings.login_window_minutes);
     let failures = |conn: &mut DbConnection, key: &str| -> QueryResult<i64> {

@@ -73,11 +73,16 @@ pub enum PlayError {
     MessageTooLong(usize),
     #[error("type a move in the move box (SAN such as Nf3 or UCI such as g1f3)")]
     EmptyMove,
+    #[error("that is too long to be a move: write SAN such as Nf3 or UCI such as g1f3")]
+    MoveTooLong,
     #[error(transparent)]
     Corrupt(#[from] CorruptGame),
     #[error(transparent)]
     Db(#[from] diesel::result::Error),
 }
+
+/// The longest text read as a move (`exf8=Q+!?` and the like fit easily).
+const MAX_MOVE_CHARS: usize = 16;
 
 /// Performs one action and returns the game as stored afterwards.
 pub fn act(
@@ -94,8 +99,13 @@ pub fn act(
     if message.is_some_and(|m| m.chars().count() > max_message_chars) {
         return Err(PlayError::MessageTooLong(max_message_chars));
     }
-    if matches!(&req.action, Action::Move(m) if m.trim().is_empty()) {
-        return Err(PlayError::EmptyMove);
+    if let Action::Move(m) = &req.action {
+        if m.trim().is_empty() {
+            return Err(PlayError::EmptyMove);
+        }
+        if m.trim().chars().count() > MAX_MOVE_CHARS {
+            return Err(PlayError::MoveTooLong);
+        }
     }
     conn.transaction(|conn| {
         if !lock_game(conn, req.game_id)? {

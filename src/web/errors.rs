@@ -122,7 +122,8 @@ pub fn play_status(e: &PlayError) -> StatusCode {
         | PlayError::Claim(_)
         | PlayError::NoDrawOffer
         | PlayError::MessageTooLong(_)
-        | PlayError::EmptyMove => StatusCode::UNPROCESSABLE_ENTITY,
+        | PlayError::EmptyMove
+        | PlayError::MoveTooLong => StatusCode::UNPROCESSABLE_ENTITY,
         PlayError::Corrupt(_) | PlayError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }

@@ -64,7 +64,7 @@ struct GamePage {
 
 #[derive(Deserialize)]
 pub struct ViewQuery {
-    ply: Option<u32>,
+    ply: Option<String>,
 }
 
 /// What the player typed, kept when the page is shown again with an error.
@@ -248,7 +248,9 @@ pub async fn show(
         .db(move |c| load_game(c, id))
         .await??
         .ok_or(WebError::NotFound)?;
-    let page = build_page(&state, &session, &record, query.ply, None, Typed::default())?;
+    // A ply that is not a number shows the current position.
+    let view = query.ply.as_deref().and_then(|p| p.parse().ok());
+    let page = build_page(&state, &session, &record, view, None, Typed::default())?;
     render(StatusCode::OK, &page)
 }
 
