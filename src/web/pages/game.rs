@@ -144,7 +144,7 @@ fn build_page(
         moves.push(MoveLine {
             number: if white_move {
                 format!("{number}.")
-            } else if previous_had_comment {
+            } else if previous_had_comment || !comments.is_empty() {
                 format!("{number}...")
             } else {
                 String::new()

@@ -1,0 +1,234 @@
+//! The game as a player with JavaScript on sees it, in a real headless Chromium: forms, drag-and-drop, click-click.
+
+mod common;
+mod webdriver;
+
+use std::path::{Path, PathBuf};
+
+use common::TestApp;
+use webdriver::{Driver, Element, Session};
+
+on_both_databases!(two_players_play_atomic_with_mouse_and_keyboard_in_chromium);
+
+const DESKTOP: (u32, u32) = (1200, 900);
+const PHONE: (u32, u32) = (390, 844);
+
+/// chromedriver's path; `None` (the test skips) when it is not installed, except in CI.
+fn chromedriver() -> Option<PathBuf> {
+    let found = webdriver::chromedriver_path();
+    if found.is_none() {
+        if std::env::var_os("CI").is_some_and(|v| !v.is_empty()) {
+            panic!(
+                "chromedriver not installed; CI must run the browser test (apt-get install chromium chromium-driver)"
+            );
+        }
+        eprintln!("SKIPPED: chromedriver not installed");
+    }
+    found
+}
+
+/// Writes `docs/screenshots/{name}` when `SLOWFUSE_SCREENSHOTS=1`, so normal runs leave the tree alone.
+fn screenshot(window: &Session, name: &str) {
+    if std::env::var("SLOWFUSE_SCREENSHOTS").as_deref() == Ok("1") {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
+        window.screenshot(&dir.join(name));
+    }
+}
+
+/// One player's browser window on the app.
+struct Player<'d> {
+    name: &'static str,
+    window: Session<'d>,
+    base: String,
+}
+
+impl<'d> Player<'d> {
+    fn new(name: &'static str, driver: &'d Driver, app: &TestApp) -> Self {
+        let window = driver.session(DESKTOP.0, DESKTOP.1);
+        window.set_viewport_size(DESKTOP.0, DESKTOP.1);
+        Player {
+            name,
+            window,
+            base: app.base.clone(),
+        }
+    }
+
+    fn open(&self, path: &str) {
+        self.window.goto(&format!("{}{path}", self.base));
+    }
+
+    fn find(&self, css: &str) -> Element<'_> {
+        self.window.find(css)
+    }
+
+    /// Fills in the sign-up form field by field and sends it.
+    fn sign_up(&self) {
+        self.open("/signup");
+        self.find("#username").type_text(self.name);
+        self.find("#email")
+            .type_text(&format!("{}@example.com", self.name));
+        self.find("#password").type_text("correct horse battery");
+        self.find(r#"form[action="/signup"] button[type="submit"]"#)
+            .click();
+        self.window
+            .wait_for_text(".flash", &format!("Welcome, {}!", self.name));
+    }
+
+    /// Opens the game page at the current position and waits until the board takes moves.
+    fn open_game_to_move(&self, game: &str) {
+        self.open(game);
+        self.window.wait_for(r#".board[data-movable="true"]"#);
+    }
+
+    fn square(&self, name: &str) -> Element<'_> {
+        self.find(&format!(r#".sq[data-square="{name}"]"#))
+    }
+
+    /// The piece code (`wN`, …) drawn on a square, if any.
+    fn piece_on(&self, square: &str) -> Option<String> {
+        self.window
+            .find_all(&format!(r#".sq[data-square="{square}"] .piece"#))
+            .first()
+            .and_then(|p| p.attribute("data-piece"))
+    }
+
+    fn status(&self) -> String {
+        self.find("#game-status").text()
+    }
+
+    /// Drags the piece on `from` to `to` with the mouse.
+    fn drag(&self, from: &str, to: &str) {
+        self.window.drag(&self.square(from), &self.square(to));
+    }
+
+    /// Clicks the piece on `from` (which board.js marks as selected), then the square `to`.
+    fn click_click(&self, from: &str, to: &str) {
+        self.square(from).click();
+        self.window
+            .wait_for(&format!(r#".sq.selected[data-square="{from}"]"#));
+        self.square(to).click();
+    }
+
+    /// Types a move (and a message) into the action bar and presses Continue.
+    fn type_move(&self, mv: &str, message: &str) {
+        let input = self.find("#move-input");
+        input.clear();
+        input.type_text(mv);
+        if !message.is_empty() {
+            self.find("#message-input").type_text(message);
+        }
+        self.find(r#"#action-form button[type="submit"]"#).click();
+    }
+
+    /// Waits for the reloaded page's "You played …" message and checks the piece landed.
+    fn expect_played(&self, san: &str, piece: &str, from: &str, to: &str) {
+        self.window
+            .wait_for_text(".flash", &format!("You played {san}."));
+        assert_eq!(self.piece_on(to).as_deref(), Some(piece), "{san}: {to}");
+        assert_eq!(self.piece_on(from), None, "{san}: {from} is left empty");
+    }
+}
+
+/// Alice challenges bob to atomic as White on /challenges; bob accepts. Returns the game's path.
+fn challenge_and_accept(alice: &Player, bob: &Player) -> String {
+    alice.open("/challenges");
+    alice.find(r#"#variant option[value="atomic"]"#).click();
+    alice.find(r#"#color option[value="white"]"#).click();
+    alice.find("#opponent").type_text("bob");
+    alice
+        .find(r#"form[action="/challenges"] button[type="submit"]"#)
+        .click();
+    alice.window.wait_for_text(".flash", "Challenge created.");
+
+    bob.open("/challenges");
+    let row = bob.find("table.list tbody tr").text();
+    assert!(
+        row.contains("alice") && row.contains("atomic") && row.contains("white"),
+        "{row}"
+    );
+    bob.find(r#"form[action$="/accept"] button[type="submit"]"#)
+        .click();
+    let url = bob.window.wait_until("the game page", || {
+        Some(bob.window.url()).filter(|u| u.contains("/games/"))
+    });
+    let game = url
+        .strip_prefix(&bob.base)
+        .expect("a page of the app")
+        .to_string();
+    bob.window.wait_for_text("#game-status", "alice to move");
+    alice.open(&game);
+    assert_eq!(alice.status(), "alice to move");
+    assert!(alice.find(".player.white").text().contains("alice (you)"));
+    game
+}
+
+fn two_players_play_atomic_with_mouse_and_keyboard_in_chromium(app: &TestApp) {
+    let Some(chromedriver) = chromedriver() else {
+        return;
+    };
+    let driver = Driver::start(&chromedriver);
+    let alice = Player::new("alice", &driver, app);
+    let bob = Player::new("bob", &driver, app);
+    alice.sign_up();
+    bob.sign_up();
+    let game = challenge_and_accept(&alice, &bob);
+
+    // 1. Nf3 by drag-and-drop, 1... Nf6 typed with a message.
+    alice.open_game_to_move(&game);
+    alice.drag("g1", "f3");
+    alice.expect_played("Nf3", "wN", "g1", "f3");
+    bob.open_game_to_move(&game);
+    bob.type_move("Nf6", "Good luck!");
+    bob.expect_played("Nf6", "bN", "g8", "f6");
+
+    // 2. Ne5 by clicking the knight, then its square.
+    alice.open_game_to_move(&game);
+    alice.click_click("f3", "e5");
+    alice.expect_played("Ne5", "wN", "f3", "e5");
+
+    // Bob types an illegal king move: told why, nothing changes, the typed move is kept.
+    bob.open_game_to_move(&game);
+    bob.type_move("Ke7", "");
+    bob.window
+        .wait_for_text("#action-error", "Ke7 is not a legal move here");
+    assert_eq!(bob.find("#move-input").property("value"), "Ke7");
+    assert_eq!(bob.status(), "bob to move");
+    assert_eq!(bob.piece_on("e8").as_deref(), Some("bK"));
+    assert_eq!(bob.piece_on("e7").as_deref(), Some("bP"));
+    assert_eq!(bob.window.find_all(".movelist a.move").len(), 3);
+
+    // 2... e6 dragged from that error page, which replaces the typed move.
+    bob.drag("e7", "e6");
+    bob.expect_played("e6", "bP", "e7", "e6");
+
+    // 3. Nxf7 typed: the capture explodes the black king.
+    alice.open_game_to_move(&game);
+    alice.window.set_viewport_size(PHONE.0, PHONE.1);
+    screenshot(&alice.window, "game-phone.png");
+    alice.window.set_viewport_size(DESKTOP.0, DESKTOP.1);
+    alice.type_move("Nxf7", "");
+    // The server writes the king explosion as mate.
+    alice.window.wait_for_text(".flash", "You played Nxf7#.");
+    screenshot(&alice.window, "game-desktop.png");
+    for player in [&alice, &bob] {
+        player.open(&game);
+        assert_eq!(player.status(), "1-0 alice wins — King exploded");
+        // e8 is drawn (`square` panics otherwise) and empty: the black king exploded.
+        player.square("e8");
+        assert_eq!(player.piece_on("e8"), None, "the black king exploded");
+        assert_eq!(player.piece_on("f7"), None, "the capturing knight too");
+        assert!(player.window.find_all("#action-form").is_empty());
+    }
+
+    // The PGN behind the page's link, fetched by the browser.
+    let link = alice.find(&format!(r#"a[href="{game}.pgn"]"#));
+    assert_eq!(link.text(), "PGN");
+    let pgn = alice.window.execute_async(
+        "const done = arguments[arguments.length - 1];
+         fetch(arguments[0]).then(r => r.text()).then(done, e => done('failed: ' + e));",
+        serde_json::json!([link.property("href")]),
+    );
+    let pgn = pgn.as_str().unwrap_or_default();
+    assert!(pgn.contains("3. Nxf7"), "{pgn}");
+    assert!(pgn.contains(r#"[Result "1-0"]"#), "{pgn}");
+}
