@@ -1,4 +1,4 @@
-//! The `slowfuse` command line: `serve` (the default) and `migrate`.
+//! The `slowfuse` command line: `serve` (the default), `migrate`, and the rules commands `perft`, `moves`, `replay`.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 use crate::clock::SystemClock;
 use crate::config::Settings;
 use crate::db;
+use crate::rules_cli;
 use crate::startup::Application;
 
 /// Slowfuse correspondence-chess server.
@@ -33,13 +34,30 @@ pub enum Command {
     Serve,
     /// Apply pending database migrations and exit.
     Migrate,
+    /// Count the leaf nodes of the legal-move tree of a position (perft);
+    /// the count is alone on the last line.
+    Perft(rules_cli::PerftArgs),
+    /// Print the legal moves of a position in UCI, one per line, sorted.
+    Moves(rules_cli::MovesArgs),
+    /// Replay the games of a PGN file; print one JSON object per game and line.
+    Replay(rules_cli::ReplayArgs),
 }
 
 /// Runs the command line; returns the process exit code.
 pub fn run() -> anyhow::Result<()> {
     let cli = Cli::parse();
+    let command = cli.command.unwrap_or(Command::Serve);
+    // The rules commands are pure: they need no settings and no database,
+    // and exit with code 2 on bad input.
+    match &command {
+        Command::Perft(args) => return rules_cli::run_or_exit(|| rules_cli::perft(args)),
+        Command::Moves(args) => return rules_cli::run_or_exit(|| rules_cli::moves(args)),
+        Command::Replay(args) => return rules_cli::run_or_exit(|| rules_cli::replay(args)),
+        Command::Serve | Command::Migrate => {}
+    }
     let settings = Settings::load(&cli.config_dir)?;
-    match cli.command.unwrap_or(Command::Serve) {
+    match command {
+        Command::Perft(_) | Command::Moves(_) | Command::Replay(_) => Ok(()),
         Command::Serve => serve(settings),
         Command::Migrate => {
             let pool = db::connect(&settings.database)?;

@@ -12,7 +12,15 @@ pub struct Settings {
     pub server: ServerSettings,
     pub database: DatabaseSettings,
     pub auth: AuthSettings,
+    pub worker: WorkerSettings,
     pub game: GameSettings,
+}
+
+/// `[worker]`: the background jobs of this instance.
+#[derive(Clone, Debug, Deserialize)]
+pub struct WorkerSettings {
+    pub enabled: bool,
+    pub interval_seconds: u64,
 }
 
 /// `[server]`: where to listen and how to name ourselves.

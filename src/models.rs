@@ -71,6 +71,8 @@ pub struct Challenge {
     pub game_id: Option<i64>,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+    pub initial_seconds: Option<i32>,
+    pub auto_flag: bool,
 }
 
 /// A challenge about to be stored.
@@ -85,6 +87,10 @@ pub struct NewChallenge<'a> {
     pub color: &'a str,
     pub time_control: &'a str,
     pub days_per_move: Option<i32>,
+    pub initial_seconds: Option<i32>,
+    pub increment_seconds: Option<i32>,
+    pub cap_seconds: Option<i32>,
+    pub auto_flag: bool,
     pub rated: bool,
     pub status: &'a str,
     pub created_at: NaiveDateTime,
@@ -117,6 +123,8 @@ pub struct Game {
     pub updated_at: NaiveDateTime,
     pub last_move_at: Option<NaiveDateTime>,
     pub finished_at: Option<NaiveDateTime>,
+    pub initial_seconds: Option<i32>,
+    pub auto_flag: bool,
 }
 
 /// A game about to be created from an accepted challenge.
@@ -131,6 +139,11 @@ pub struct NewGame<'a> {
     pub result: &'a str,
     pub time_control: &'a str,
     pub days_per_move: Option<i32>,
+    pub initial_seconds: Option<i32>,
+    pub increment_seconds: Option<i32>,
+    pub cap_seconds: Option<i32>,
+    pub auto_flag: bool,
+    pub deadline_at: Option<NaiveDateTime>,
     pub rated: bool,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
@@ -157,6 +170,7 @@ pub struct NewGamePlayer<'a> {
     pub user_id: i64,
     pub board: i32,
     pub color: &'a str,
+    pub time_left_seconds: Option<i64>,
 }
 
 /// One move as stored, with its comment.

@@ -31,6 +31,8 @@ diesel::table! {
         game_id -> Nullable<BigInt>,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        initial_seconds -> Nullable<Integer>,
+        auto_flag -> Bool,
     }
 }
 
@@ -82,6 +84,8 @@ diesel::table! {
         updated_at -> Timestamp,
         last_move_at -> Nullable<Timestamp>,
         finished_at -> Nullable<Timestamp>,
+        initial_seconds -> Nullable<Integer>,
+        auto_flag -> Bool,
     }
 }
 

@@ -41,6 +41,9 @@ impl Application {
             clock,
         };
         let server = run(listener, state.clone(), key)?;
+        if state.settings.worker.enabled {
+            actix_web::rt::spawn(crate::worker::run_worker(state.clone()));
+        }
         Ok(Application {
             port,
             server,

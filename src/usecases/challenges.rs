@@ -8,12 +8,12 @@ use crate::db::DbConnection;
 use crate::models::{Challenge, NewChallenge, NewGame, NewGamePlayer};
 use crate::schema::{challenges, game_players, games, users};
 use crate::usecases::accounts::user_by_name;
+use crate::usecases::clocks::{
+    TimeControlError, TimeControlRequest, deadline, from_columns, to_columns,
+};
 
 /// The variants a challenge may ask for: those the game page fully supports.
 pub const OFFERED_VARIANTS: &[Variant] = &[Variant::Standard, Variant::Atomic];
-
-/// Days per move a challenge may ask for.
-pub const DAYS_PER_MOVE: &[i32] = &[1, 2, 3, 5, 7, 10, 14];
 
 /// Who may accept a challenge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,10 +42,12 @@ impl ChallengeKind {
 pub struct ChallengeRequest {
     pub variant: String,
     pub color: String,
-    pub days_per_move: i32,
+    pub time: TimeControlRequest,
     pub opponent: Option<String>,
     pub link_only: bool,
     pub rated: bool,
+    /// False: a player out of time loses only when the opponent claims it.
+    pub auto_flag: bool,
 }
 
 /// Why a challenge could not be created, accepted or cancelled.
@@ -55,8 +57,8 @@ pub enum ChallengeError {
     UnknownVariant(String),
     #[error("colour must be white, black or random")]
     BadColor,
-    #[error("days per move must be one of 1, 2, 3, 5, 7, 10, 14")]
-    BadDays,
+    #[error(transparent)]
+    BadTime(#[from] TimeControlError),
     #[error("there is no user called \"{0}\"")]
     NoSuchOpponent(String),
     #[error("you cannot challenge yourself")]
@@ -92,9 +94,8 @@ pub fn create_challenge(
     if !["white", "black", "random"].contains(&color.as_str()) {
         return Err(ChallengeError::BadColor);
     }
-    if !DAYS_PER_MOVE.contains(&req.days_per_move) {
-        return Err(ChallengeError::BadDays);
-    }
+    let (time_control, days_per_move, initial_seconds, increment_seconds, cap_seconds) =
+        to_columns(req.time.check()?);
     let opponent = match req
         .opponent
         .as_deref()
@@ -124,8 +125,12 @@ pub fn create_challenge(
         share_token: &token,
         variant: variant.as_str(),
         color: &color,
-        time_control: "days",
-        days_per_move: Some(req.days_per_move),
+        time_control,
+        days_per_move,
+        initial_seconds,
+        increment_seconds,
+        cap_seconds,
+        auto_flag: req.auto_flag,
         rated: req.rated,
         status: "open",
         created_at: now,
@@ -267,6 +272,14 @@ pub fn accept_challenge(
             .map_err(|_| ChallengeError::UnknownVariant(c.variant.clone()))?;
         let start = slowfuse_rules::Game::new(variant);
         let fen = start.fen();
+        let tc = from_columns(
+            &c.time_control,
+            c.days_per_move,
+            c.initial_seconds,
+            c.increment_seconds,
+            c.cap_seconds,
+        );
+        let bank = tc.initial_bank();
         let new_game = NewGame {
             variant: variant.as_str(),
             initial_fen: &fen,
@@ -276,6 +289,11 @@ pub fn accept_challenge(
             result: "*",
             time_control: &c.time_control,
             days_per_move: c.days_per_move,
+            initial_seconds: c.initial_seconds,
+            increment_seconds: c.increment_seconds,
+            cap_seconds: c.cap_seconds,
+            auto_flag: c.auto_flag,
+            deadline_at: deadline(tc, now, bank),
             rated: c.rated,
             created_at: now,
             updated_at: now,
@@ -291,6 +309,7 @@ pub fn accept_challenge(
                     user_id,
                     board: 0,
                     color,
+                    time_left_seconds: bank,
                 })
                 .execute(conn)?;
         }

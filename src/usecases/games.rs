@@ -14,6 +14,8 @@ pub struct SeatedPlayer {
     pub user_id: i64,
     pub username: String,
     pub color: Color,
+    /// The player's time bank in seconds at the start of their turn (None: no clock).
+    pub time_left_seconds: Option<i64>,
 }
 
 /// A message with its author's name.
@@ -136,14 +138,20 @@ pub fn load_game(conn: &mut DbConnection, game_id: i64) -> QueryResult<Option<Ga
         .inner_join(users::table)
         .filter(game_players::game_id.eq(game_id))
         .order(game_players::board.asc())
-        .select((game_players::user_id, users::username, game_players::color))
-        .load::<(i64, String, String)>(conn)?
+        .select((
+            game_players::user_id,
+            users::username,
+            game_players::color,
+            game_players::time_left_seconds,
+        ))
+        .load::<(i64, String, String, Option<i64>)>(conn)?
         .into_iter()
-        .filter_map(|(user_id, username, color)| {
+        .filter_map(|(user_id, username, color, time_left_seconds)| {
             Some(SeatedPlayer {
                 user_id,
                 username,
                 color: parse_color(&color)?,
+                time_left_seconds,
             })
         })
         .collect();

@@ -2,5 +2,6 @@
 
 pub mod accounts;
 pub mod challenges;
+pub mod clocks;
 pub mod games;
 pub mod play;

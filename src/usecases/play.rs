@@ -1,13 +1,14 @@
 //! Acting in a game: move, resign, offer / accept / decline / claim a draw. Each action is
 //! one transaction that locks the game, checks the page's ply, and stores the change.
 
-use chrono::{Duration, NaiveDateTime};
+use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use slowfuse_rules::{ClaimError, Color, MoveError, Outcome};
 
 use crate::db::{DbConnection, lock_game};
 use crate::models::{NewGameMessage, NewMove};
-use crate::schema::{game_messages, games, moves};
+use crate::schema::{game_messages, game_players, games, moves};
+use crate::usecases::clocks::{deadline, time_control_of};
 use crate::usecases::games::{CorruptGame, GameRecord, color_name, load_game};
 
 /// What a player does, apart from the message that may go with it.
@@ -19,6 +20,7 @@ pub enum Action {
     AcceptDraw,
     DeclineDraw,
     ClaimDraw,
+    ClaimTimeout,
 }
 
 impl Action {
@@ -31,6 +33,7 @@ impl Action {
             "accept_draw" => Action::AcceptDraw,
             "decline_draw" => Action::DeclineDraw,
             "claim_draw" => Action::ClaimDraw,
+            "claim_timeout" => Action::ClaimTimeout,
             _ => return None,
         })
     }
@@ -65,6 +68,10 @@ pub enum PlayError {
     Move(MoveError),
     #[error("{0}")]
     Claim(ClaimError),
+    #[error("your time ran out: the game is being ended")]
+    TimeUp,
+    #[error("your opponent still has time")]
+    NotOverdue,
     #[error("there is no draw offer from your opponent to answer")]
     NoDrawOffer,
     #[error("you have already offered a draw")]
@@ -122,6 +129,11 @@ pub fn act(
                 current: record.game.ply,
             });
         }
+        let overdue = record.game.deadline_at.is_some_and(|d| d <= now);
+        if overdue && (record.game.auto_flag || record.game.ply < 2) {
+            // The worker ends it; nothing may happen in a game whose time is up.
+            return Err(PlayError::TimeUp);
+        }
         let game = record.rules_game()?;
         match &req.action {
             Action::Move(input) => {
@@ -130,7 +142,7 @@ pub fn act(
             Action::Resign => {
                 let ended = game.resign(me).map_err(|_| PlayError::GameOver)?;
                 add_message(conn, now, &record, req.user_id, message)?;
-                finish(conn, now, record.game.id, ended.outcome())?;
+                write_finish(conn, now, record.game.id, ended.outcome())?;
             }
             Action::OfferDraw => {
                 if record.game.draw_offer.as_deref() == Some(color_name(me)) {
@@ -158,13 +170,21 @@ pub fn act(
                 add_message(conn, now, &record, req.user_id, message)?;
                 set_draw_offer(conn, now, record.game.id, None)?;
             }
+            Action::ClaimTimeout => {
+                if record.turn() == me || !overdue {
+                    return Err(PlayError::NotOverdue);
+                }
+                let ended = game.flag(record.turn()).map_err(|_| PlayError::GameOver)?;
+                add_message(conn, now, &record, req.user_id, message)?;
+                write_finish(conn, now, record.game.id, ended.outcome())?;
+            }
             Action::ClaimDraw => {
                 if record.turn() != me {
                     return Err(PlayError::NotYourTurn);
                 }
                 let ended = game.claim_draw().map_err(PlayError::Claim)?;
                 add_message(conn, now, &record, req.user_id, message)?;
-                finish(conn, now, record.game.id, ended.outcome())?;
+                write_finish(conn, now, record.game.id, ended.outcome())?;
             }
         }
         load_game(conn, req.game_id)?.ok_or(PlayError::NotFound)
@@ -207,11 +227,25 @@ fn submit_move(
         })
         .execute(conn)?;
     let new_ply = record.game.ply + 1;
-    // Clocks start once both sides have moved.
-    let deadline = match record.game.days_per_move {
-        Some(days) if new_ply >= 2 => Some(now + Duration::days(days.into())),
-        _ => None,
+    // The mover's bank: it runs only once both sides have made their first move.
+    let tc = time_control_of(&record.game);
+    let bank = record.player(me).and_then(|p| p.time_left_seconds);
+    let new_bank = match bank {
+        Some(b) if record.game.ply >= 2 => {
+            let turn_start = record.game.last_move_at.unwrap_or(record.game.created_at);
+            Some(tc.bank_after_move(b, (now - turn_start).num_seconds()))
+        }
+        other => other,
     };
+    diesel::update(
+        game_players::table
+            .filter(game_players::game_id.eq(record.game.id))
+            .filter(game_players::color.eq(color_name(me))),
+    )
+    .set(game_players::time_left_seconds.eq(new_bank))
+    .execute(conn)?;
+    let opponent_bank = record.player(!me).and_then(|p| p.time_left_seconds);
+    let deadline = deadline(tc, now, opponent_bank);
     // A standing offer from the opponent lapses when I move; my own offer stands.
     let draw_offer = record
         .game
@@ -230,7 +264,7 @@ fn submit_move(
         ))
         .execute(conn)?;
     if let Some(outcome) = after.outcome() {
-        finish(conn, now, record.game.id, Some(outcome))?;
+        write_finish(conn, now, record.game.id, Some(outcome))?;
     }
     Ok(())
 }
@@ -242,7 +276,7 @@ fn agree_draw(
     game: &slowfuse_rules::Game,
 ) -> Result<(), PlayError> {
     let ended = game.agree_draw().map_err(|_| PlayError::GameOver)?;
-    finish(conn, now, record.game.id, ended.outcome())
+    write_finish(conn, now, record.game.id, ended.outcome())
 }
 
 fn set_draw_offer(
@@ -280,7 +314,7 @@ fn add_message(
 }
 
 /// Writes the end of a game: result, termination, no deadline, no offer.
-fn finish(
+pub fn write_finish(
     conn: &mut DbConnection,
     now: NaiveDateTime,
     game_id: i64,

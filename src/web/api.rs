@@ -10,6 +10,7 @@ use serde_json::json;
 
 use crate::usecases::accounts;
 use crate::usecases::challenges::{self, ChallengeRequest};
+use crate::usecases::clocks::{TimeControlRequest, seconds_left};
 use crate::usecases::games::{GameRecord, GameSummary, color_name, load_game, my_games, my_queue};
 use crate::usecases::play::{self, Action, ActionRequest};
 use crate::web::AppState;
@@ -157,13 +158,26 @@ async fn create_token(
 struct ChallengeBody {
     variant: String,
     color: String,
-    days_per_move: i32,
+    #[serde(default)]
+    time_control: Option<String>,
+    #[serde(default)]
+    days_per_move: Option<i32>,
+    #[serde(default)]
+    preset: Option<String>,
+    #[serde(default)]
+    initial_days: Option<i32>,
+    #[serde(default)]
+    increment_hours: Option<i32>,
+    #[serde(default)]
+    cap_days: Option<i32>,
     #[serde(default)]
     opponent: Option<String>,
     #[serde(default)]
     link_only: bool,
     #[serde(default)]
     rated: bool,
+    #[serde(default)]
+    auto_flag: Option<bool>,
 }
 
 async fn create_challenge(
@@ -176,10 +190,18 @@ async fn create_challenge(
     let req = ChallengeRequest {
         variant: b.variant,
         color: b.color,
-        days_per_move: b.days_per_move,
+        time: TimeControlRequest {
+            kind: b.time_control,
+            days_per_move: b.days_per_move,
+            preset: b.preset,
+            initial_days: b.initial_days,
+            increment_hours: b.increment_hours,
+            cap_days: b.cap_days,
+        },
         opponent: b.opponent,
         link_only: b.link_only,
         rated: b.rated,
+        auto_flag: b.auto_flag.unwrap_or(true),
     };
     let c = state
         .db(move |c| challenges::create_challenge(c, now, user.id, &req))
@@ -251,7 +273,8 @@ async fn cancel_challenge(
 }
 
 /// The game as the API shows it.
-pub fn game_json(record: &GameRecord) -> serde_json::Value {
+pub fn game_json(record: &GameRecord, now: chrono::NaiveDateTime) -> serde_json::Value {
+    use slowfuse_rules::Color;
     let g = &record.game;
     let comments: Vec<_> = record
         .moves
@@ -278,6 +301,18 @@ pub fn game_json(record: &GameRecord) -> serde_json::Value {
         "termination": g.termination,
         "draw_offer": g.draw_offer,
         "days_per_move": g.days_per_move,
+        "time_control": {
+            "kind": g.time_control,
+            "days_per_move": g.days_per_move,
+            "initial_seconds": g.initial_seconds,
+            "increment_seconds": g.increment_seconds,
+            "cap_seconds": g.cap_seconds,
+            "auto_flag": g.auto_flag,
+        },
+        "clock": {
+            "white": seconds_left(record, Color::White, now),
+            "black": seconds_left(record, Color::Black, now),
+        },
         "deadline_at": g.deadline_at.map(|d| d.and_utc().to_rfc3339()),
         "comments": comments,
     })
@@ -292,7 +327,7 @@ async fn get_game(
         .db(move |c| load_game(c, id))
         .await??
         .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "game not found"))?;
-    Ok(HttpResponse::Ok().json(game_json(&record)))
+    Ok(HttpResponse::Ok().json(game_json(&record, state.now())))
 }
 
 #[derive(Deserialize)]
@@ -361,7 +396,7 @@ async fn run_action(
     let now = state.now();
     let max = state.settings.game.max_message_chars;
     let record = state.db(move |c| play::act(c, now, max, &req)).await??;
-    Ok(HttpResponse::Ok().json(game_json(&record)))
+    Ok(HttpResponse::Ok().json(game_json(&record, state.now())))
 }
 
 fn summary_json(g: &GameSummary) -> serde_json::Value {

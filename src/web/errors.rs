@@ -115,12 +115,14 @@ pub fn play_status(e: &PlayError) -> StatusCode {
     match e {
         PlayError::NotFound => StatusCode::NOT_FOUND,
         PlayError::NotAPlayer | PlayError::NotYourTurn => StatusCode::FORBIDDEN,
-        PlayError::GameOver | PlayError::Stale { .. } | PlayError::DrawAlreadyOffered => {
-            StatusCode::CONFLICT
-        }
+        PlayError::GameOver
+        | PlayError::Stale { .. }
+        | PlayError::DrawAlreadyOffered
+        | PlayError::TimeUp => StatusCode::CONFLICT,
         PlayError::Move(_)
         | PlayError::Claim(_)
         | PlayError::NoDrawOffer
+        | PlayError::NotOverdue
         | PlayError::MessageTooLong(_)
         | PlayError::EmptyMove
         | PlayError::MoveTooLong => StatusCode::UNPROCESSABLE_ENTITY,

@@ -22,7 +22,18 @@ pub enum Backend {
 pub struct TestApp {
     pub base: String,
     pub client: reqwest::blocking::Client,
+    /// The app's own state: its pool and clock, for calling use cases directly.
+    pub state: slowfuse::web::AppState,
     _dir: tempfile::TempDir,
+}
+
+/// How to start the app.
+#[derive(Default)]
+pub struct Options {
+    /// The clock the app reads; the system clock when `None`.
+    pub clock: Option<Arc<dyn slowfuse::clock::Clock>>,
+    /// Run the background worker every this many seconds; no worker when `None`.
+    pub worker_interval: Option<u64>,
 }
 
 /// The PostgreSQL server URL for tests, if configured.
@@ -61,6 +72,11 @@ fn rand_suffix() -> String {
 
 /// Spawns the app; `None` when the backend is not available here (Postgres not configured).
 pub fn spawn_app(backend: Backend) -> Option<TestApp> {
+    spawn_app_with(backend, Options::default())
+}
+
+/// Spawns the app with a chosen clock and worker.
+pub fn spawn_app_with(backend: Backend, options: Options) -> Option<TestApp> {
     let dir = tempfile::tempdir().expect("temp dir");
     let database_url = match backend {
         Backend::Sqlite => format!("sqlite://{}", dir.path().join("test.db").display()),
@@ -84,18 +100,28 @@ pub fn spawn_app(backend: Backend) -> Option<TestApp> {
         ),
         ("SLOWFUSE__SERVER__WORKERS".to_string(), "2".to_string()),
         ("SLOWFUSE__DATABASE__POOL_SIZE".to_string(), "4".to_string()),
+        (
+            "SLOWFUSE__WORKER__ENABLED".to_string(),
+            options.worker_interval.is_some().to_string(),
+        ),
+        (
+            "SLOWFUSE__WORKER__INTERVAL_SECONDS".to_string(),
+            options.worker_interval.unwrap_or(60).to_string(),
+        ),
     ];
+    let clock: Arc<dyn slowfuse::clock::Clock> =
+        options.clock.unwrap_or_else(|| Arc::new(SystemClock));
     let config_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("config");
     let settings = Settings::load_from(&config_dir, env).expect("settings");
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         actix_web::rt::System::new().block_on(async move {
-            let app = Application::build(settings, Arc::new(SystemClock)).expect("build app");
-            tx.send(app.port()).unwrap();
+            let app = Application::build(settings, clock).expect("build app");
+            tx.send((app.port(), app.state.clone())).unwrap();
             let _ = app.run_until_stopped().await;
         })
     });
-    let port = rx.recv().expect("app started");
+    let (port, state) = rx.recv().expect("app started");
     let client = reqwest::blocking::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .cookie_store(true)
@@ -104,6 +130,7 @@ pub fn spawn_app(backend: Backend) -> Option<TestApp> {
     Some(TestApp {
         base: format!("http://127.0.0.1:{port}"),
         client,
+        state,
         _dir: dir,
     })
 }

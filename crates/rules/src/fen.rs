@@ -13,8 +13,11 @@ pub const STANDARD_START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN
 /// Parses `fen` and sets up a legal position of `variant`.
 ///
 /// Castling rights are read as in X-FEN/Shredder-FEN; the castling mode
-/// (standard or Chess960) is detected from where the kings and rooks stand,
-/// so positions with a rook off its corner square keep their castling.
+/// (standard or Chess960) is Chess960 for [`Variant::Chess960`] and
+/// otherwise detected from where the kings and rooks stand, so positions
+/// with a rook off its corner square keep their castling. Crazyhouse
+/// pockets may be written `[Qn]` or as a ninth rank `/Qn`; `~` after a
+/// piece marks it as promoted.
 pub(crate) fn parse_position(
     variant: Variant,
     fen: &str,
@@ -39,7 +42,9 @@ fn parse_with(
 ) -> Result<(VariantPosition, CastlingMode), SetupError> {
     let parsed = Fen::from_ascii(fen.as_bytes()).map_err(|e| malformed(fen, &e))?;
     let setup = parsed.into_setup();
-    let mode = CastlingMode::detect(&setup);
+    let mode = variant
+        .forced_castling_mode()
+        .unwrap_or_else(|| CastlingMode::detect(&setup));
     let pos = match VariantPosition::from_setup(variant.engine(), setup, mode) {
         Ok(pos) => pos,
         Err(e) if allow_impossible_check => e
@@ -75,7 +80,14 @@ fn malformed(fen: &str, error: &ParseFenError) -> SetupError {
         };
     };
     let (index, problem) = match error {
-        ParseFenError::InvalidBoard | ParseFenError::InvalidPocket => {
+        ParseFenError::InvalidPocket => {
+            let offset = board.find('[').map_or(0, |i| board[..i].chars().count());
+            return SetupError::Malformed {
+                position: board_start + offset + 1,
+                problem: "the pocket must list piece letters, like [QNp]".to_owned(),
+            };
+        }
+        ParseFenError::InvalidBoard => {
             let (offset, problem) = board_problem(board);
             return SetupError::Malformed {
                 position: board_start + offset + 1,
@@ -87,8 +99,9 @@ fn malformed(fen: &str, error: &ParseFenError) -> SetupError {
         ParseFenError::InvalidEpSquare => {
             (3, "the en passant square must be - or a square like e3")
         }
-        ParseFenError::InvalidHalfmoveClock | ParseFenError::InvalidRemainingChecks => {
-            (4, "the halfmove clock must be a whole number")
+        ParseFenError::InvalidHalfmoveClock => (4, "the halfmove clock must be a whole number"),
+        ParseFenError::InvalidRemainingChecks => {
+            (4, "the remaining checks must be written like 3+3")
         }
         ParseFenError::InvalidFullmoves => (5, "the fullmove number must be a whole number"),
         ParseFenError::InvalidFen => (6, "unexpected text after the fullmove number"),
@@ -127,6 +140,7 @@ fn split_fields(fen: &str) -> Vec<(usize, &str)> {
 
 /// Finds the first problem in the board field: its character offset and words.
 fn board_problem(board: &str) -> (usize, String) {
+    let board = board.split('[').next().unwrap_or(board);
     let mut rank = 8u32;
     let mut files = 0u32;
     let mut last = 0;
@@ -155,7 +169,7 @@ fn board_problem(board: &str) -> (usize, String) {
                     );
                 }
             }
-            '~' | '[' | ']' => {}
+            '~' => {}
             _ => {
                 return (offset, format!("unexpected character '{ch}' in the board"));
             }

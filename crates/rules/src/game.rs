@@ -1,9 +1,12 @@
 //! The game value: a start position, the moves played on it, and how it ended.
 
-use shakmaty::san::SanPlus;
+use shakmaty::san::{San, SanPlus};
 use shakmaty::uci::UciMove;
 use shakmaty::variant::VariantPosition;
-use shakmaty::{CastlingMode, Color, Move, Position, Role, Square};
+use shakmaty::{
+    Board, CastlingMode, Color, KnownOutcome, Move, Outcome as EngineOutcome, Position, Role,
+    Square,
+};
 
 use crate::error::{ClaimError, GameOver, MoveError, ReplayError, SetupError};
 use crate::fen::{
@@ -20,12 +23,56 @@ pub struct PlayedMove {
     /// step `e1g1` (king-takes-rook `e1h1` in Chess960-castling positions).
     pub uci: String,
     /// SAN with its `+`/`#` suffix, as shown and written to PGN: `Nf3`,
-    /// `exd8=Q+`, `O-O`. An atomic move that blows up the enemy king gets `#`.
+    /// `exd8=Q+`, `O-O`, `N@f3`, `P@e4`. An atomic move that blows up the
+    /// enemy king gets `#`.
     pub san: String,
 }
 
 /// A board as 64 squares, index 0 = a1, 7 = h1, 63 = h8.
 pub type BoardArray = [Option<(Color, Role)>; 64];
+
+/// The pieces one crazyhouse player holds in hand, ready to drop.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Pocket {
+    /// Pawns in hand.
+    pub pawns: u8,
+    /// Knights in hand.
+    pub knights: u8,
+    /// Bishops in hand.
+    pub bishops: u8,
+    /// Rooks in hand.
+    pub rooks: u8,
+    /// Queens in hand.
+    pub queens: u8,
+}
+
+impl Pocket {
+    /// How many pieces of `role` are in hand (never a king: 0).
+    pub fn count(&self, role: Role) -> u8 {
+        match role {
+            Role::Pawn => self.pawns,
+            Role::Knight => self.knights,
+            Role::Bishop => self.bishops,
+            Role::Rook => self.rooks,
+            Role::Queen => self.queens,
+            Role::King => 0,
+        }
+    }
+
+    /// Whether the pocket is empty.
+    pub fn is_empty(&self) -> bool {
+        self.pawns + self.knights + self.bishops + self.rooks + self.queens == 0
+    }
+}
+
+/// Both crazyhouse pockets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Pockets {
+    /// White's pieces in hand.
+    pub white: Pocket,
+    /// Black's pieces in hand.
+    pub black: Pocket,
+}
 
 /// An immutable game: start position, moves played, and (maybe) its end.
 ///
@@ -34,10 +81,13 @@ pub type BoardArray = [Option<(Color, Role)>; 64];
 ///
 /// # Game ends
 ///
-/// After each move the game ends by itself on a king explosion (atomic; the
-/// mover wins), checkmate, stalemate (draw), the fifth occurrence of a
-/// position, and after 75 moves by each side without a capture or pawn move
-/// (draws), in that order of precedence.
+/// After each move the game ends by itself on a variant's own ending (a
+/// king explosion in atomic, [`EndReason::Explosion`]; the goals of
+/// antichess, king of the hill, three-check, racing kings and horde,
+/// [`EndReason::VariantWin`] or [`EndReason::VariantDraw`]), checkmate,
+/// stalemate (draw), the fifth occurrence of a position, and after 75 moves
+/// by each side without a capture or pawn move (draws), in that order of
+/// precedence.
 ///
 /// Insufficient material never ends a game by itself, in standard chess as
 /// in atomic: that is the correspondence norm Slowfuse follows (SchemingMind
@@ -70,9 +120,57 @@ pub struct Game {
 }
 
 impl Game {
-    /// A new game of `variant` from the normal chess start position.
+    /// A new game of `variant` from its own start position: the normal
+    /// chess position, except for horde and racing kings; Chess960 starts
+    /// from position 518 (the normal one, see [`Game::chess960`]).
     pub fn new(variant: Variant) -> Game {
-        Game::from_fen(variant, STANDARD_START_FEN).expect("the start position is legal")
+        if variant == Variant::Chess960 {
+            return Game::chess960(518).expect("518 is a Chess960 start position");
+        }
+        Game::start(
+            variant,
+            VariantPosition::new(variant.engine()),
+            CastlingMode::Standard,
+        )
+    }
+
+    /// A new Chess960 game from start position `number` in Scharnagl's
+    /// numbering (0 to 959; 518 is the normal chess position). The caller
+    /// draws the number.
+    ///
+    /// ```
+    /// use slowfuse_rules::Game;
+    ///
+    /// let game = Game::chess960(0)?;
+    /// assert_eq!(game.fen(), "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1");
+    /// # Ok::<_, slowfuse_rules::SetupError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`SetupError::Illegal`] when `number` is 960 or more.
+    pub fn chess960(number: u16) -> Result<Game, SetupError> {
+        if number >= 960 {
+            return Err(SetupError::Illegal(format!(
+                "there is no Chess960 start position {number}: they are numbered 0 to 959"
+            )));
+        }
+        let board = Board::chess960(u32::from(number));
+        let fen = format!("{board} w KQkq - 0 1");
+        Game::from_fen(Variant::Chess960, &fen)
+    }
+
+    fn start(variant: Variant, pos: VariantPosition, castling: CastlingMode) -> Game {
+        let mut game = Game {
+            variant,
+            castling,
+            initial_fen: write_fen(&pos),
+            positions: vec![pos],
+            moves: Vec::new(),
+            outcome: None,
+        };
+        game.outcome = game.automatic_outcome();
+        game
     }
 
     /// A new game of `variant` from the position `fen`.
@@ -87,16 +185,7 @@ impl Game {
     /// [`SetupError::Illegal`] why the position cannot be played.
     pub fn from_fen(variant: Variant, fen: &str) -> Result<Game, SetupError> {
         let (pos, castling) = parse_position(variant, fen)?;
-        let mut game = Game {
-            variant,
-            castling,
-            initial_fen: write_fen(&pos),
-            positions: vec![pos],
-            moves: Vec::new(),
-            outcome: None,
-        };
-        game.outcome = game.automatic_outcome();
-        Ok(game)
+        Ok(Game::start(variant, pos, castling))
     }
 
     /// Rebuilds a stored game from its start FEN and UCI moves, replaying
@@ -135,10 +224,15 @@ impl Game {
         &self.initial_fen
     }
 
-    /// Whether the game started from the normal chess start position (with
-    /// move counters `0 1`), so PGN needs no `SetUp`/`FEN` tags.
+    /// Whether the game started from its variant's usual start position
+    /// (with move counters `0 1`), so PGN needs no `SetUp`/`FEN` tags.
+    /// Always `false` for Chess960, whose start must be recorded.
     pub fn is_standard_start(&self) -> bool {
-        self.initial_fen == STANDARD_START_FEN
+        match self.variant {
+            Variant::Chess960 => false,
+            Variant::Standard => self.initial_fen == STANDARD_START_FEN,
+            variant => self.initial_fen == write_fen(&VariantPosition::new(variant.engine())),
+        }
     }
 
     /// The moves played, in order.
@@ -177,8 +271,29 @@ impl Game {
         Some(squares)
     }
 
+    /// The crazyhouse pockets after `ply` moves (0 = the start); `None` past
+    /// the end or in a variant without pockets.
+    pub fn pockets_at(&self, ply: u32) -> Option<Pockets> {
+        let pockets = self.position_at(ply)?.pockets()?;
+        let pocket = |color: Color| {
+            let p = pockets.get(color);
+            Pocket {
+                pawns: p.pawn,
+                knights: p.knight,
+                bishops: p.bishop,
+                rooks: p.rook,
+                queens: p.queen,
+            }
+        };
+        Some(Pockets {
+            white: pocket(Color::White),
+            black: pocket(Color::Black),
+        })
+    }
+
     /// The from and to square indices (a1 = 0, h8 = 63) of the last move,
-    /// for highlighting. Castling gives the king's squares as in the UCI.
+    /// for highlighting. Castling gives the king's squares as in the UCI; a
+    /// crazyhouse drop gives the drop square twice.
     pub fn last_move_squares(&self) -> Option<(u8, u8)> {
         let last = self.moves.last()?;
         match UciMove::from_ascii(last.uci.as_bytes()).ok()? {
@@ -241,8 +356,9 @@ impl Game {
     /// Reads `input` as a move and plays it, returning the new game.
     ///
     /// Accepts SAN (`Nxf7`, `Nf3`, `exd5`, `O-O`, `e8=Q`, with or without
-    /// `+`, `#`, `!`, `?`) and UCI (`g1f3`, `e7e8q`; castling also as
-    /// king-takes-rook `e1h1`).
+    /// `+`, `#`, `!`, `?`), UCI (`g1f3`, `e7e8q`; castling also as
+    /// king-takes-rook `e1h1`) and crazyhouse drops (`N@f3`, `P@e4`, and
+    /// `@e4` for a pawn).
     ///
     /// # Errors
     ///
@@ -268,6 +384,18 @@ impl Game {
         }
         let m = input::resolve_uci(self.position(), uci)?;
         Ok(self.push(m))
+    }
+
+    /// Plays a move read by a PGN reader: exact SAN, or (for files that
+    /// hold UCI in the movetext) the same text read as UCI.
+    /// The game is changed only when the move is legal.
+    pub(crate) fn play_san_in_place(&mut self, san: &San) -> Result<(), MoveError> {
+        if self.is_over() {
+            return Err(MoveError::GameOver);
+        }
+        let m = input::resolve_san(self.position(), san)?;
+        self.push_in_place(m);
+        Ok(())
     }
 
     /// `loser` resigns.
@@ -336,11 +464,26 @@ impl Game {
             Some(EndReason::Repetition)
         } else if self.halfmove_clock() >= 100 {
             Some(EndReason::FiftyMoves)
-        } else if self.position().is_insufficient_material() {
+        } else if self.is_dead_position() {
             Some(EndReason::DeadPosition)
         } else {
             None
         }
+    }
+
+    /// Whether `color` has too little material ever to win here, whatever
+    /// the opponent does (shakmaty's insufficient-material test for the
+    /// variant; in antichess: whether `color` can never lose all its pieces
+    /// or be stalemated). Used for [`Game::flag`].
+    pub fn cannot_win(&self, color: Color) -> bool {
+        self.position().has_insufficient_material(color)
+    }
+
+    /// Whether neither side can ever win: the dead position that makes a
+    /// draw claimable ([`EndReason::DeadPosition`]). It never ends the game
+    /// by itself.
+    pub fn is_dead_position(&self) -> bool {
+        self.position().is_insufficient_material()
     }
 
     /// Sets the outcome, replacing any: restores an off-board ending
@@ -372,22 +515,27 @@ impl Game {
     fn describe_move(&self, pos: &VariantPosition, m: Move) -> PlayedMove {
         PlayedMove {
             uci: UciMove::from_move(m, self.castling).to_string(),
-            san: SanPlus::from_move(pos.clone(), m).to_string(),
+            san: san_text(&SanPlus::from_move(pos.clone(), m)),
         }
     }
 
     /// Plays a move already known to be legal.
     fn push(&self, m: Move) -> Game {
         let mut next = self.clone();
+        next.push_in_place(m);
+        next
+    }
+
+    /// Plays a move already known to be legal on this game itself.
+    fn push_in_place(&mut self, m: Move) {
         let mut pos = self.position().clone();
         let played = PlayedMove {
             uci: UciMove::from_move(m, self.castling).to_string(),
-            san: SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string(),
+            san: san_text(&SanPlus::from_move_and_play_unchecked(&mut pos, m)),
         };
-        next.positions.push(pos);
-        next.moves.push(played);
-        next.outcome = next.automatic_outcome();
-        next
+        self.positions.push(pos);
+        self.moves.push(played);
+        self.outcome = self.automatic_outcome();
     }
 
     fn finish(&self, outcome: Outcome) -> Result<Game, GameOver> {
@@ -400,8 +548,14 @@ impl Game {
     /// The end the current position forces, if any.
     fn automatic_outcome(&self) -> Option<Outcome> {
         let pos = self.position();
-        if let Some(winner) = pos.variant_outcome().winner() {
-            return Some(Outcome::win(winner, self.variant_end_reason()));
+        match pos.variant_outcome() {
+            EngineOutcome::Known(KnownOutcome::Decisive { winner }) => {
+                return Some(Outcome::win(winner, self.variant_end_reason()));
+            }
+            EngineOutcome::Known(KnownOutcome::Draw) => {
+                return Some(Outcome::draw(EndReason::VariantDraw));
+            }
+            EngineOutcome::Unknown => {}
         }
         if pos.legal_moves().is_empty() {
             return Some(if pos.is_check() {
@@ -423,8 +577,25 @@ impl Game {
     fn variant_end_reason(&self) -> EndReason {
         match self.variant {
             Variant::Atomic => EndReason::Explosion,
-            Variant::Standard => EndReason::Checkmate,
+            // These have no ending of their own; shakmaty never reports one.
+            Variant::Standard | Variant::Chess960 | Variant::Crazyhouse => EndReason::Checkmate,
+            Variant::Antichess
+            | Variant::KingOfTheHill
+            | Variant::ThreeCheck
+            | Variant::Horde
+            | Variant::RacingKings => EndReason::VariantWin,
         }
+    }
+}
+
+/// SAN as shown and written: shakmaty's, except that a pawn drop is
+/// `P@e4` (as lichess writes it) rather than `@e4`.
+pub(crate) fn san_text(san: &SanPlus) -> String {
+    match san.san {
+        San::Put {
+            role: Role::Pawn, ..
+        } => format!("P{san}"),
+        _ => san.to_string(),
     }
 }
 
@@ -448,6 +619,68 @@ impl Game {
 pub fn perft_from_fen(variant: Variant, fen: &str, depth: u32) -> Result<u64, SetupError> {
     let (pos, _) = parse_position_allowing_impossible_check(variant, fen)?;
     Ok(perft(&pos, depth))
+}
+
+/// Perft split by the first move: each legal move of the position `fen`
+/// (UCI, as in [`legal_moves_from_fen`], sorted) with the leaf count of the
+/// tree `depth - 1` plies below it. The counts add up to
+/// [`perft_from_fen`]'s; empty for depth 0.
+///
+/// # Errors
+///
+/// [`SetupError`] when the FEN is malformed or the position otherwise illegal.
+pub fn perft_divide_from_fen(
+    variant: Variant,
+    fen: &str,
+    depth: u32,
+) -> Result<Vec<(String, u64)>, SetupError> {
+    let (pos, mode) = parse_position_allowing_impossible_check(variant, fen)?;
+    if depth == 0 {
+        return Ok(Vec::new());
+    }
+    let mut divided: Vec<(String, u64)> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|m| {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            (
+                UciMove::from_move(m, mode).to_string(),
+                perft(&child, depth - 1),
+            )
+        })
+        .collect();
+    divided.sort();
+    Ok(divided)
+}
+
+/// Every legal move in the position `fen` of `variant`, in UCI, sorted as
+/// strings: castling as the king's two-square step, or king-takes-rook when
+/// the position is read in Chess960 mode (always for [`Variant::Chess960`]);
+/// drops as `P@e4`. Empty when the variant's game is over (an exploded king,
+/// a king on the hill, ...). Accepts the same positions as [`perft_from_fen`].
+///
+/// ```
+/// use slowfuse_rules::{Variant, legal_moves_from_fen};
+///
+/// let moves = legal_moves_from_fen(Variant::Crazyhouse, "4k3/8/8/8/8/8/8/4K3[N] w - - 0 1")?;
+/// assert_eq!(moves.len(), 5 + 62);
+/// assert!(moves.contains(&"N@e2".to_owned()));
+/// # Ok::<_, slowfuse_rules::SetupError>(())
+/// ```
+///
+/// # Errors
+///
+/// [`SetupError`] when the FEN is malformed or the position otherwise illegal.
+pub fn legal_moves_from_fen(variant: Variant, fen: &str) -> Result<Vec<String>, SetupError> {
+    let (pos, mode) = parse_position_allowing_impossible_check(variant, fen)?;
+    let mut moves: Vec<String> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|m| UciMove::from_move(m, mode).to_string())
+        .collect();
+    moves.sort();
+    Ok(moves)
 }
 
 fn perft(pos: &VariantPosition, depth: u32) -> u64 {

@@ -80,7 +80,26 @@ pub(crate) fn resolve(pos: &VariantPosition, input: &str) -> Result<Move, MoveEr
     })
 }
 
-/// Resolves a stored UCI move (`e2e4`, `e7e8q`, `e1g1` or `e1h1`) strictly.
+/// Resolves a move read from PGN movetext: exact SAN first; a token that is
+/// not legal SAN but reads as UCI (`g1f3`, as some files hold) is tried as
+/// UCI.
+pub(crate) fn resolve_san(pos: &VariantPosition, san: &San) -> Result<Move, MoveError> {
+    let text = san.to_string();
+    if matches!(san, San::Null) {
+        return Err(MoveError::Unparsable(text));
+    }
+    match san.to_move(pos) {
+        Ok(m) => Ok(m),
+        Err(SanError::AmbiguousSan) => Err(MoveError::Ambiguous(ambiguity(pos, *san, &text))),
+        Err(SanError::IllegalSan) => match try_uci(pos, &text) {
+            Attempt::Found(m) if looks_like_uci(&text) => Ok(m),
+            _ => Err(MoveError::Illegal(text)),
+        },
+    }
+}
+
+/// Resolves a stored UCI move (`e2e4`, `e7e8q`, `e1g1` or `e1h1`, `P@e4`)
+/// strictly.
 pub(crate) fn resolve_uci(pos: &VariantPosition, uci: &str) -> Result<Move, MoveError> {
     let written = uci.trim();
     if !looks_like_uci(written) {
@@ -145,6 +164,15 @@ fn readings(core: &str) -> Vec<String> {
         }
     }
 
+    // A drop with a lowercase piece letter: p@e4, n@f3.
+    if bytes.len() == 4 && bytes[1] == b'@' {
+        push(format!(
+            "{}{}",
+            char::from(bytes[0].to_ascii_uppercase()),
+            &core[1..]
+        ));
+    }
+
     // A lowercase piece letter: nf3, qxd7, and bc4 for a bishop.
     if let Some(first) = core.chars().next()
         && matches!(first, 'n' | 'b' | 'r' | 'q' | 'k')
@@ -155,13 +183,20 @@ fn readings(core: &str) -> Vec<String> {
     out
 }
 
-/// `e2e4` or `e7e8q`: two squares and an optional promotion letter.
+/// `e2e4` or `e7e8q`: two squares and an optional promotion letter; or a
+/// drop `P@e4` (piece letter in either case).
 fn looks_like_uci(s: &str) -> bool {
     let b = s.as_bytes();
     let square = |f: u8, r: u8| {
         (b'a'..=b'h').contains(&f.to_ascii_lowercase()) && (b'1'..=b'8').contains(&r)
     };
     match b.len() {
+        4 if b[1] == b'@' => {
+            matches!(
+                b[0].to_ascii_uppercase(),
+                b'P' | b'N' | b'B' | b'R' | b'Q' | b'K'
+            ) && square(b[2], b[3])
+        }
         4 => square(b[0], b[1]) && square(b[2], b[3]),
         5 => {
             square(b[0], b[1])
@@ -173,7 +208,15 @@ fn looks_like_uci(s: &str) -> bool {
 }
 
 fn try_uci(pos: &VariantPosition, text: &str) -> Attempt {
-    let Ok(uci) = UciMove::from_ascii(text.to_ascii_lowercase().as_bytes()) else {
+    let normalised = match text.as_bytes() {
+        [piece, b'@', ..] => format!(
+            "{}{}",
+            char::from(piece.to_ascii_uppercase()),
+            text[1..].to_ascii_lowercase()
+        ),
+        _ => text.to_ascii_lowercase(),
+    };
+    let Ok(uci) = UciMove::from_ascii(normalised.as_bytes()) else {
         return Attempt::Unreadable;
     };
     if let Ok(m) = uci.to_move(pos) {

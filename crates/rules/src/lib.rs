@@ -4,7 +4,9 @@
 //! immutable value: playing a move, resigning or claiming a draw returns a
 //! new game and leaves the old one as it was. Legality comes from
 //! [shakmaty](https://crates.io/crates/shakmaty); Slowfuse adds the
-//! correspondence rules on top (see [`Game`] for how games end).
+//! correspondence rules on top (see [`Game`] for how games end). Variants:
+//! see [`Variant`]; PGN is written by [`write_pgn`] and read (with
+//! [pgn-reader](https://crates.io/crates/pgn-reader)) by [`read_pgn`].
 //!
 //! ```
 //! use slowfuse_rules::{Game, Variant};
@@ -17,18 +19,25 @@
 
 #![warn(missing_docs)]
 
+mod clock;
 mod error;
 mod fen;
 mod game;
 mod input;
 mod outcome;
 mod pgn;
+mod pgn_read;
 mod variant;
 
+pub use clock::{DAY_SECONDS, FISCHER_PRESETS, TimeControl};
 pub use error::{ClaimError, GameOver, MoveError, ReplayError, SetupError};
 pub use fen::STANDARD_START_FEN;
-pub use game::{BoardArray, Game, PlayedMove, perft_from_fen, square_index};
+pub use game::{
+    BoardArray, Game, PlayedMove, Pocket, Pockets, legal_moves_from_fen, perft_divide_from_fen,
+    perft_from_fen, square_index,
+};
 pub use outcome::{EndReason, Outcome, UnknownEndReason};
 pub use pgn::{PgnHeaders, write_pgn};
+pub use pgn_read::{PgnComment, PgnError, PgnGame, PgnGames, PgnReadOptions, read_pgn};
 pub use shakmaty::{Color, Role};
 pub use variant::{UnknownVariant, Variant};

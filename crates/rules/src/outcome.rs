@@ -7,7 +7,7 @@ use shakmaty::Color;
 
 /// How a game ended, on or off the board.
 ///
-/// The first five end the game automatically after a move; the claim
+/// The first seven end the game automatically after a move; the claim
 /// reasons ([`EndReason::Repetition`], [`EndReason::FiftyMoves`],
 /// [`EndReason::DeadPosition`]) end it only when the player to move claims
 /// the draw; the rest are actions of the players or the clock.
@@ -17,8 +17,17 @@ pub enum EndReason {
     Explosion,
     /// The player to move is in check and has no legal move.
     Checkmate,
-    /// The player to move is not in check and has no legal move: a draw.
+    /// The player to move is not in check and has no legal move: a draw
+    /// (in antichess this is a [`EndReason::VariantWin`] instead).
     Stalemate,
+    /// A variant's own goal was reached: antichess (all pieces lost or
+    /// stalemated: that player wins), king of the hill (king on a centre
+    /// square), three-check (third check), racing kings (king on the eighth
+    /// rank), horde (every white piece captured).
+    VariantWin,
+    /// A variant's own drawn ending: racing kings when both kings reach the
+    /// eighth rank, horde when the board is empty.
+    VariantDraw,
     /// The same position occurred for the fifth time: an automatic draw.
     FivefoldRepetition,
     /// 75 moves by each side without a capture or pawn move: an automatic draw.
@@ -43,6 +52,8 @@ impl EndReason {
         EndReason::Explosion,
         EndReason::Checkmate,
         EndReason::Stalemate,
+        EndReason::VariantWin,
+        EndReason::VariantDraw,
         EndReason::FivefoldRepetition,
         EndReason::SeventyFiveMoves,
         EndReason::Repetition,
@@ -59,6 +70,8 @@ impl EndReason {
             EndReason::Explosion => "explosion",
             EndReason::Checkmate => "checkmate",
             EndReason::Stalemate => "stalemate",
+            EndReason::VariantWin => "variant_win",
+            EndReason::VariantDraw => "variant_draw",
             EndReason::FivefoldRepetition => "fivefold_repetition",
             EndReason::SeventyFiveMoves => "seventy_five_moves",
             EndReason::Repetition => "repetition",
@@ -77,6 +90,8 @@ impl EndReason {
             EndReason::Explosion => "King exploded",
             EndReason::Checkmate => "Checkmate",
             EndReason::Stalemate => "Stalemate",
+            EndReason::VariantWin => "Variant goal reached",
+            EndReason::VariantDraw => "Variant draw",
             EndReason::FivefoldRepetition => "Draw by fivefold repetition",
             EndReason::SeventyFiveMoves => "Draw by the 75-move rule",
             EndReason::Repetition => "Draw claimed by threefold repetition",
@@ -93,6 +108,7 @@ impl EndReason {
         matches!(
             self,
             EndReason::Stalemate
+                | EndReason::VariantDraw
                 | EndReason::FivefoldRepetition
                 | EndReason::SeventyFiveMoves
                 | EndReason::Repetition

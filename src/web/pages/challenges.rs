@@ -9,9 +9,9 @@ use serde::Deserialize;
 use super::{check_csrf, render, require_login, see_other};
 use crate::models::Challenge;
 use crate::usecases::challenges::{
-    self, ChallengeError, ChallengeListing, ChallengeRequest, DAYS_PER_MOVE, OFFERED_VARIANTS,
-    challenge_by_token,
+    self, ChallengeError, ChallengeListing, ChallengeRequest, OFFERED_VARIANTS, challenge_by_token,
 };
+use crate::usecases::clocks::{DAYS_PER_MOVE, TimeControlRequest};
 use crate::web::errors::{WebError, challenge_status};
 use crate::web::{AppState, Layout, session};
 
@@ -39,6 +39,7 @@ struct ChallengesPage {
     challenges: Vec<ChallengeListing>,
     variants: Vec<VariantChoice>,
     days_choices: &'static [i32],
+    presets: Vec<&'static str>,
     error: Option<String>,
     created_link: Option<String>,
     opponent: String,
@@ -62,6 +63,10 @@ async fn list_page(
         challenges: list,
         variants: variant_choices(),
         days_choices: DAYS_PER_MOVE,
+        presets: slowfuse_rules::FISCHER_PRESETS
+            .iter()
+            .map(|p| p.0)
+            .collect(),
         error,
         created_link,
         opponent,
@@ -78,7 +83,10 @@ pub struct CreateForm {
     csrf_token: String,
     variant: String,
     color: String,
-    days_per_move: String,
+    time_control: Option<String>,
+    days_per_move: Option<String>,
+    preset: Option<String>,
+    on_time: Option<String>,
     opponent: Option<String>,
     kind: Option<String>,
 }
@@ -98,10 +106,21 @@ pub async fn create(
     let req = ChallengeRequest {
         variant: form.variant,
         color: form.color,
-        days_per_move: form.days_per_move.trim().parse().unwrap_or(0),
+        time: TimeControlRequest {
+            kind: form.time_control,
+            days_per_move: Some(
+                form.days_per_move
+                    .as_deref()
+                    .and_then(|d| d.trim().parse().ok())
+                    .unwrap_or(0),
+            ),
+            preset: form.preset,
+            ..TimeControlRequest::default()
+        },
         opponent: form.opponent,
         link_only: form.kind.as_deref() == Some("link"),
         rated: false,
+        auto_flag: form.on_time.as_deref() != Some("claim"),
     };
     let now = state.now();
     match state

@@ -7,8 +7,9 @@ use askama::Template;
 use serde::Deserialize;
 use slowfuse_rules::{Color, EndReason, Variant};
 
-use super::home::time_left_text;
+use super::home::{duration_text, time_left_text};
 use super::{check_csrf, render, require_login, see_other};
+use crate::usecases::clocks::{seconds_left, time_control_of};
 use crate::usecases::games::{GameRecord, color_name, load_game};
 use crate::usecases::play::{self, Action, ActionRequest, PlayError};
 use crate::web::board::{BoardView, board_view};
@@ -59,7 +60,9 @@ struct GamePage {
     error: Option<String>,
     draw_offer_text: Option<String>,
     time_left: String,
-    days_per_move: Option<i32>,
+    time_control: String,
+    white_clock: String,
+    black_clock: String,
 }
 
 #[derive(Deserialize)]
@@ -75,9 +78,14 @@ struct Typed {
     message: String,
 }
 
+fn clock_text(record: &GameRecord, color: Color, now: chrono::NaiveDateTime) -> String {
+    seconds_left(record, color, now).map_or(String::new(), duration_text)
+}
+
 fn status_text(record: &GameRecord) -> String {
     match record.game.status.as_str() {
         "started" => format!("{} to move", record.name_of(record.turn())),
+        "aborted" => "Aborted: the first moves were not made in time".to_string(),
         _ => {
             let why = record
                 .game
@@ -181,6 +189,15 @@ fn build_page(
         value: "claim_draw",
         label: "Claim draw",
     });
+    let opponent_overdue = started
+        && me.is_some_and(|c| c != record.turn())
+        && record.game.deadline_at.is_some_and(|d| d <= state.now());
+    if opponent_overdue {
+        actions.push(ActionChoice {
+            value: "claim_timeout",
+            label: "Claim win on time",
+        });
+    }
     actions.push(ActionChoice {
         value: "resign",
         label: "Resign",
@@ -233,7 +250,9 @@ fn build_page(
         } else {
             String::new()
         },
-        days_per_move: record.game.days_per_move,
+        time_control: time_control_of(&record.game).describe(),
+        white_clock: clock_text(record, Color::White, state.now()),
+        black_clock: clock_text(record, Color::Black, state.now()),
     })
 }
 
@@ -275,6 +294,7 @@ fn done_text(action: &Action, record: &GameRecord) -> String {
         Action::OfferDraw | Action::AcceptDraw => "The game is drawn by agreement.".into(),
         Action::DeclineDraw => "You declined the draw offer.".into(),
         Action::ClaimDraw => "Your draw claim holds: the game is drawn.".into(),
+        Action::ClaimTimeout => "Your opponent ran out of time: the game is over.".into(),
     }
 }
 

@@ -25,12 +25,17 @@ pub struct GameLine {
     pub time_left: String,
 }
 
-/// Says how long until a deadline in words ("2 days 3 hours", "overdue").
+/// Says how long until a deadline in words ("2 days 3 h", "overdue").
 pub fn time_left_text(deadline: Option<NaiveDateTime>, now: NaiveDateTime) -> String {
     let Some(deadline) = deadline else {
         return String::new();
     };
-    let left = deadline - now;
+    duration_text((deadline - now).num_seconds())
+}
+
+/// Seconds in words ("2 days 3 h", "5 h 10 min", "overdue" when none are left).
+pub fn duration_text(seconds: i64) -> String {
+    let left = chrono::Duration::seconds(seconds);
     if left <= chrono::Duration::zero() {
         return "overdue".into();
     }

@@ -1,0 +1,239 @@
+//! Clocks in storage: reading a game's time control, setting deadlines, and ending overdue
+//! games exactly once (the background worker's job).
+
+use chrono::{Duration, NaiveDateTime};
+use diesel::prelude::*;
+use slowfuse_rules::{DAY_SECONDS, FISCHER_PRESETS, TimeControl};
+
+use crate::db::{DbConnection, lock_game};
+use crate::models::Game;
+use crate::schema::games;
+use crate::usecases::games::load_game;
+
+/// Days per move a challenge may ask for.
+pub const DAYS_PER_MOVE: &[i32] = &[1, 2, 3, 5, 7, 10, 14];
+
+/// A time control as a player asks for it, before checking.
+#[derive(Clone, Debug, Default)]
+pub struct TimeControlRequest {
+    /// `days` (the default), `fischer` or `none`.
+    pub kind: Option<String>,
+    pub days_per_move: Option<i32>,
+    /// A Fischer preset label such as `30+1≤45`; or the three custom values below.
+    pub preset: Option<String>,
+    pub initial_days: Option<i32>,
+    pub increment_hours: Option<i32>,
+    pub cap_days: Option<i32>,
+}
+
+/// Why a time control was refused.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum TimeControlError {
+    #[error("time control must be days, fischer or none")]
+    UnknownKind,
+    #[error("days per move must be one of 1, 2, 3, 5, 7, 10, 14")]
+    BadDays,
+    #[error(
+        "a Fischer clock needs a preset (30+1≤45, 30+3≤60, 10+1≤30, 5+½≤15) or initial days 1–60, increment 0–168 hours and a cap from the initial days up to 90"
+    )]
+    BadFischer,
+}
+
+impl TimeControlRequest {
+    /// Checks the request and returns the control.
+    pub fn check(&self) -> Result<TimeControl, TimeControlError> {
+        match self.kind.as_deref().map(str::trim).unwrap_or("days") {
+            "" | "days" => {
+                let days = self.days_per_move.ok_or(TimeControlError::BadDays)?;
+                if !DAYS_PER_MOVE.contains(&days) {
+                    return Err(TimeControlError::BadDays);
+                }
+                Ok(TimeControl::days_per_move(days.into()))
+            }
+            "fischer" => self.fischer(),
+            "none" => Ok(TimeControl::Unlimited),
+            _ => Err(TimeControlError::UnknownKind),
+        }
+    }
+
+    fn fischer(&self) -> Result<TimeControl, TimeControlError> {
+        if let Some(label) = self
+            .preset
+            .as_deref()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+        {
+            let normalised = label.replace("<=", "≤").replace("1/2", "½");
+            let (_, initial, inc_hours, cap) = FISCHER_PRESETS
+                .iter()
+                .find(|(l, ..)| *l == normalised)
+                .ok_or(TimeControlError::BadFischer)?;
+            return Ok(TimeControl::Fischer {
+                initial: initial * DAY_SECONDS,
+                increment: inc_hours * 3600,
+                cap: cap * DAY_SECONDS,
+            });
+        }
+        let (Some(initial), Some(inc), Some(cap)) =
+            (self.initial_days, self.increment_hours, self.cap_days)
+        else {
+            return Err(TimeControlError::BadFischer);
+        };
+        if !(1..=60).contains(&initial) || !(0..=168).contains(&inc) || cap < initial || cap > 90 {
+            return Err(TimeControlError::BadFischer);
+        }
+        Ok(TimeControl::Fischer {
+            initial: i64::from(initial) * DAY_SECONDS,
+            increment: i64::from(inc) * 3600,
+            cap: i64::from(cap) * DAY_SECONDS,
+        })
+    }
+}
+
+/// The columns that store a time control: kind, days per move, initial, increment, cap.
+pub type TimeColumns = (
+    &'static str,
+    Option<i32>,
+    Option<i32>,
+    Option<i32>,
+    Option<i32>,
+);
+
+/// Splits a time control into its stored columns.
+pub fn to_columns(tc: TimeControl) -> TimeColumns {
+    let secs = |s: i64| i32::try_from(s).ok();
+    match tc {
+        TimeControl::PerMove { seconds } => ("days", secs(seconds / DAY_SECONDS), None, None, None),
+        TimeControl::Fischer {
+            initial,
+            increment,
+            cap,
+        } => ("fischer", None, secs(initial), secs(increment), secs(cap)),
+        TimeControl::Unlimited => ("none", None, None, None, None),
+    }
+}
+
+/// Reads a stored time control back.
+pub fn from_columns(
+    kind: &str,
+    days: Option<i32>,
+    initial: Option<i32>,
+    increment: Option<i32>,
+    cap: Option<i32>,
+) -> TimeControl {
+    match (kind, days, initial, increment, cap) {
+        ("days", Some(d), ..) => TimeControl::days_per_move(d.into()),
+        ("fischer", _, Some(i), Some(inc), Some(c)) => TimeControl::Fischer {
+            initial: i.into(),
+            increment: inc.into(),
+            cap: c.into(),
+        },
+        _ => TimeControl::Unlimited,
+    }
+}
+
+/// A stored game's time control.
+pub fn time_control_of(g: &Game) -> TimeControl {
+    from_columns(
+        &g.time_control,
+        g.days_per_move,
+        g.initial_seconds,
+        g.increment_seconds,
+        g.cap_seconds,
+    )
+}
+
+/// The deadline of the player to move whose turn started at `turn_start` with `bank`
+/// seconds: the clock runs once both sides have moved; before that the same allowance
+/// is the deadline after which the game is aborted.
+pub fn deadline(
+    tc: TimeControl,
+    turn_start: NaiveDateTime,
+    bank: Option<i64>,
+) -> Option<NaiveDateTime> {
+    if !tc.is_timed() {
+        return None;
+    }
+    Some(turn_start + Duration::seconds(bank.or(tc.initial_bank())?))
+}
+
+/// What the worker did to one overdue game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Expiry {
+    /// The player to move lost on time (or drew: the winner could not win).
+    Flagged(i64),
+    /// Too few moves were played: the game is called off without a result.
+    Aborted(i64),
+}
+
+/// Ends every game whose deadline has passed, each in its own transaction with the game
+/// locked and the deadline checked again, so that several workers (several server
+/// instances on one database) end each game exactly once. Returns what this call did.
+pub fn expire_overdue_games(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+) -> anyhow::Result<Vec<Expiry>> {
+    let candidates: Vec<i64> = games::table
+        .filter(games::status.eq("started"))
+        .filter(games::deadline_at.le(now))
+        .filter(games::auto_flag.eq(true).or(games::ply.lt(2)))
+        .order(games::deadline_at.asc())
+        .select(games::id)
+        .limit(500)
+        .load(conn)?;
+    let mut done = Vec::new();
+    for id in candidates {
+        let ended = conn.transaction(|conn| -> anyhow::Result<Option<Expiry>> {
+            if !lock_game(conn, id)? {
+                return Ok(None);
+            }
+            let Some(record) = load_game(conn, id)? else {
+                return Ok(None);
+            };
+            let g = &record.game;
+            let overdue = g.status == "started" && g.deadline_at.is_some_and(|d| d <= now);
+            if !overdue {
+                return Ok(None);
+            }
+            if g.ply < 2 {
+                diesel::update(games::table.find(id))
+                    .set((
+                        games::status.eq("aborted"),
+                        games::finished_at.eq(Some(now)),
+                        games::deadline_at.eq(None::<NaiveDateTime>),
+                        games::draw_offer.eq(None::<String>),
+                        games::updated_at.eq(now),
+                    ))
+                    .execute(conn)?;
+                return Ok(Some(Expiry::Aborted(id)));
+            }
+            if !g.auto_flag {
+                return Ok(None);
+            }
+            let flagged = record.rules_game()?.flag(record.turn())?;
+            crate::usecases::play::write_finish(conn, now, id, flagged.outcome())?;
+            Ok(Some(Expiry::Flagged(id)))
+        })?;
+        done.extend(ended);
+    }
+    Ok(done)
+}
+
+/// Seconds left on one player's clock now: the player to move counts down to the deadline,
+/// the other shows their bank. `None` without a clock.
+pub fn seconds_left(
+    record: &crate::usecases::games::GameRecord,
+    color: slowfuse_rules::Color,
+    now: NaiveDateTime,
+) -> Option<i64> {
+    if !time_control_of(&record.game).is_timed() {
+        return None;
+    }
+    if record.is_started()
+        && record.turn() == color
+        && let Some(d) = record.game.deadline_at
+    {
+        return Some((d - now).num_seconds().max(0));
+    }
+    record.player(color).and_then(|p| p.time_left_seconds)
+}
