@@ -54,6 +54,7 @@ pub struct AuthSettings {
 /// `[game]`: limits on what players send.
 #[derive(Clone, Debug, Deserialize)]
 pub struct GameSettings {
+    pub leave_days_per_year: i64,
     pub max_message_chars: usize,
 }
 

@@ -73,6 +73,8 @@ pub struct Challenge {
     pub updated_at: NaiveDateTime,
     pub initial_seconds: Option<i32>,
     pub auto_flag: bool,
+    /// False: a private game, its comments for the players only.
+    pub is_public: bool,
 }
 
 /// A challenge about to be stored.
@@ -91,6 +93,7 @@ pub struct NewChallenge<'a> {
     pub increment_seconds: Option<i32>,
     pub cap_seconds: Option<i32>,
     pub auto_flag: bool,
+    pub is_public: bool,
     pub rated: bool,
     pub status: &'a str,
     pub created_at: NaiveDateTime,
@@ -145,6 +148,7 @@ pub struct NewGame<'a> {
     pub auto_flag: bool,
     pub deadline_at: Option<NaiveDateTime>,
     pub rated: bool,
+    pub is_public: bool,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
 }
@@ -226,5 +230,77 @@ pub struct NewGameMessage<'a> {
     pub ply: i32,
     pub kind: &'a str,
     pub body: &'a str,
+    pub created_at: NaiveDateTime,
+}
+
+/// A player's Glicko-2 rating in one variant (on the familiar scale: 1500, RD 350).
+#[derive(Clone, Debug, Queryable, Selectable)]
+#[diesel(table_name = crate::schema::ratings)]
+pub struct Rating {
+    pub id: i64,
+    pub user_id: i64,
+    pub variant: String,
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+    pub games: i32,
+    pub updated_at: NaiveDateTime,
+}
+
+/// A rating about to be created (the starting values, before a player's first rated game).
+#[derive(Insertable)]
+#[diesel(table_name = crate::schema::ratings)]
+pub struct NewRating<'a> {
+    pub user_id: i64,
+    pub variant: &'a str,
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+    pub games: i32,
+    pub updated_at: NaiveDateTime,
+}
+
+/// How one rated game changed one player's rating.
+#[derive(Clone, Debug, Queryable, Selectable)]
+#[diesel(table_name = crate::schema::rating_history)]
+pub struct RatingChange {
+    pub id: i64,
+    pub user_id: i64,
+    pub variant: String,
+    pub game_id: i64,
+    pub opponent_id: i64,
+    pub score: f64,
+    pub rating_before: f64,
+    pub deviation_before: f64,
+    pub rating_after: f64,
+    pub deviation_after: f64,
+    pub volatility_after: f64,
+    pub created_at: NaiveDateTime,
+}
+
+/// A rating change about to be recorded.
+#[derive(Insertable)]
+#[diesel(table_name = crate::schema::rating_history)]
+pub struct NewRatingChange<'a> {
+    pub user_id: i64,
+    pub variant: &'a str,
+    pub game_id: i64,
+    pub opponent_id: i64,
+    pub score: f64,
+    pub rating_before: f64,
+    pub deviation_before: f64,
+    pub rating_after: f64,
+    pub deviation_after: f64,
+    pub volatility_after: f64,
+    pub created_at: NaiveDateTime,
+}
+
+/// A user's private tag on a game, about to be stored.
+#[derive(Insertable)]
+#[diesel(table_name = crate::schema::game_tags)]
+pub struct NewGameTag<'a> {
+    pub user_id: i64,
+    pub game_id: i64,
+    pub tag: &'a str,
     pub created_at: NaiveDateTime,
 }

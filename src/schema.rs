@@ -33,6 +33,19 @@ diesel::table! {
         updated_at -> Timestamp,
         initial_seconds -> Nullable<Integer>,
         auto_flag -> Bool,
+        is_public -> Bool,
+    }
+}
+
+diesel::table! {
+    conditional_moves (id) {
+        id -> BigInt,
+        game_id -> BigInt,
+        user_id -> BigInt,
+        base_ply -> Integer,
+        lines -> Text,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
     }
 }
 
@@ -44,6 +57,16 @@ diesel::table! {
         ply -> Integer,
         kind -> Text,
         body -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    game_tags (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        game_id -> BigInt,
+        tag -> Text,
         created_at -> Timestamp,
     }
 }
@@ -90,6 +113,16 @@ diesel::table! {
 }
 
 diesel::table! {
+    leaves (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        starts_at -> Timestamp,
+        ends_at -> Timestamp,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     login_attempts (id) {
         id -> BigInt,
         throttle_key -> Text,
@@ -113,6 +146,36 @@ diesel::table! {
 }
 
 diesel::table! {
+    rating_history (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        variant -> Text,
+        game_id -> BigInt,
+        opponent_id -> BigInt,
+        score -> Double,
+        rating_before -> Double,
+        deviation_before -> Double,
+        rating_after -> Double,
+        deviation_after -> Double,
+        volatility_after -> Double,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    ratings (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        variant -> Text,
+        rating -> Double,
+        deviation -> Double,
+        volatility -> Double,
+        games -> Integer,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     users (id) {
         id -> BigInt,
         username -> Text,
@@ -130,15 +193,24 @@ diesel::joinable!(game_messages -> games (game_id));
 diesel::joinable!(game_messages -> users (user_id));
 diesel::joinable!(game_players -> games (game_id));
 diesel::joinable!(game_players -> users (user_id));
+diesel::joinable!(game_tags -> games (game_id));
+diesel::joinable!(game_tags -> users (user_id));
 diesel::joinable!(moves -> games (game_id));
+diesel::joinable!(rating_history -> games (game_id));
+diesel::joinable!(ratings -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     api_tokens,
     challenges,
+    conditional_moves,
     game_messages,
     game_players,
+    game_tags,
     games,
+    leaves,
     login_attempts,
     moves,
+    rating_history,
+    ratings,
     users,
 );

@@ -41,7 +41,11 @@
   var actionSelect = document.getElementById("action-select");
   if (!board || !moveInput || !actionSelect) return;
 
-  var mine = board.dataset.turn === "black" ? "b" : "w";
+  // The side whose pieces may be picked: the side to move, and in conditional mode
+  // whichever side is to move after the moves already written into the move box.
+  var side = board.dataset.turn === "black" ? "b" : "w";
+  var myTurn = board.dataset.myTurn === "true";
+  function conditionalMode() { return actionSelect.value === "conditional_move"; }
   var selected = null;   // .sq element holding the picked piece
   var press = null;      // { sq, x, y, id, wasSelected } while a pointer is down on own piece
   var ghost = null;      // floating image while dragging
@@ -50,7 +54,7 @@
 
   function pieceOf(sq) { return sq ? sq.querySelector(".piece") : null; }
   function codeOf(sq) { var p = pieceOf(sq); return p ? p.dataset.piece || "" : ""; }
-  function isMine(sq) { return codeOf(sq).charAt(0) === mine; }
+  function isMine(sq) { return codeOf(sq).charAt(0) === side; }
   function squareAt(x, y) {
     var el = document.elementFromPoint(x, y);
     var sq = el && el.closest(".sq");
@@ -104,7 +108,7 @@
   function isPromotion(from, to) {
     if (codeOf(from).charAt(1) !== "P") return false;
     var rank = to.dataset.square.charAt(1);
-    return (mine === "w" && rank === "8") || (mine === "b" && rank === "1");
+    return (side === "w" && rank === "8") || (side === "b" && rank === "1");
   }
 
   function tryMove(from, to) {
@@ -116,9 +120,22 @@
   }
 
   function send(from, to, promo) {
+    var uci = from.dataset.square + to.dataset.square + promo;
+    if (conditionalMode()) {
+      // Write the move into the lines being built; Continue saves them.
+      select(null);
+      moveInput.value = (moveInput.value.trim() + " " + uci).trim();
+      var moved = pieceOf(from);
+      var taken = pieceOf(to);
+      if (moved) {
+        if (taken) taken.remove();
+        to.appendChild(moved);
+      }
+      side = side === "w" ? "b" : "w";
+      return;
+    }
     locked = true;
     select(null);
-    var uci = from.dataset.square + to.dataset.square + promo;
     moveInput.value = uci;
     actionSelect.value = "move";
     // Show the move at once while the server answers.
@@ -150,7 +167,7 @@
       b.type = "button";
       b.title = names[letter];
       var img = document.createElement("img");
-      img.src = src.replace(/[wb]P\.svg(\?.*)?$/, mine + letter.toUpperCase() + ".svg");
+      img.src = src.replace(/[wb]P\.svg(\?.*)?$/, side + letter.toUpperCase() + ".svg");
       img.alt = names[letter];
       b.appendChild(img);
       b.addEventListener("click", function (ev) {
@@ -185,6 +202,7 @@
 
   board.addEventListener("pointerdown", function (e) {
     if (locked || press || (e.pointerType === "mouse" && e.button !== 0)) return;
+    if (!myTurn && !conditionalMode()) return;
     var sq = e.target.closest(".sq");
     if (!sq || !board.contains(sq)) return;
     if (isMine(sq)) {
@@ -215,7 +233,7 @@
       var to = squareAt(e.clientX, e.clientY);
       endDrag();
       // A king dropped on its own rook is castling (Chess960 style); other own squares cancel.
-      var castle = to && codeOf(from).charAt(1) === "K" && codeOf(to) === mine + "R";
+      var castle = to && codeOf(from).charAt(1) === "K" && codeOf(to) === side + "R";
       if (to && to !== from && (!isMine(to) || castle)) tryMove(from, to);
     } else {
       var wasSelected = press.wasSelected;

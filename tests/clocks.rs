@@ -44,6 +44,17 @@ macro_rules! clock_tests {
     };
 }
 
+macro_rules! clock_tests_more {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite_more {
+            $(#[test] fn $name() { if let Some((app, clock)) = super::app_at_t0(super::Backend::Sqlite) { super::$name(&app, &clock) } })*
+        }
+        mod postgres_more {
+            $(#[test] fn $name() { if let Some((app, clock)) = super::app_at_t0(super::Backend::Postgres) { super::$name(&app, &clock) } })*
+        }
+    };
+}
+
 clock_tests!(
     days_per_move_deadlines_start_after_blacks_first_move,
     fischer_bank_spends_and_earns_the_increment,
@@ -350,4 +361,180 @@ fn the_background_worker_ends_overdue_games_by_itself() {
         status, "finished",
         "the worker flagged the game within 10 s"
     );
+}
+
+clock_tests_more!(
+    leave_freezes_the_clock_and_the_opponent_sees_it,
+    leave_is_limited_by_the_yearly_allowance,
+    giving_time_extends_the_opponents_deadline,
+);
+
+fn book(app: &TestApp, token: &str, start: &str, days: i64) -> common::Reply {
+    app.post(
+        "/api/v1/me/leave",
+        Some(token),
+        json!({"start": start, "days": days}),
+    )
+}
+
+fn leave_freezes_the_clock_and_the_opponent_sees_it(app: &TestApp, clock: &FixedClock) {
+    let a = app.user("alice");
+    let b = app.user("bob");
+    let g = challenge(
+        app,
+        &a,
+        &b,
+        json!({"variant": "atomic", "color": "white", "days_per_move": 3}),
+    );
+    app.play_all(g, &a, &b, &["e4", "e5"]);
+    // Alice to move, 3 days from t0. She books 5 days of leave from tomorrow.
+    let r = book(app, &a, "2026-03-02", 5);
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert_eq!(r.body["used_days"], 5);
+    assert_eq!(r.body["left_days"], 23);
+    // Deadline: 12 h run until midnight, 5 days stand still, 2½ days run: t0 + 8 days.
+    assert_eq!(deadline_of(app, g), rfc(t0() + Duration::days(8)));
+    // During the leave the opponent sees it and the clock does not move.
+    clock.advance(Duration::days(2));
+    let game = app.get(&format!("/api/v1/games/{g}"), None).body;
+    assert_eq!(
+        game["on_leave_until"]["white"],
+        rfc(t0() + Duration::hours(12) + Duration::days(5))
+    );
+    assert!(game["on_leave_until"]["black"].is_null());
+    let (_, page) = app.get_text(&format!("/games/{g}"));
+    assert!(
+        page.contains("alice is on leave until 2026-03-07"),
+        "the overview shows the leave"
+    );
+    let (_, profile) = app.get_text("/users/alice");
+    assert!(
+        profile.contains("5 of 28 days used, 23 left"),
+        "the profile shows leave used and left"
+    );
+    assert!(profile.contains("On leave until 2026-03-07"));
+    assert!(run_two_workers(app).is_empty(), "no flag during leave");
+    // Fischer-free check of the worker: past the extended deadline she loses.
+    clock.advance(Duration::days(6) + Duration::minutes(1));
+    assert_eq!(run_two_workers(app), vec![Expiry::Flagged(g)]);
+}
+
+fn leave_is_limited_by_the_yearly_allowance(app: &TestApp, clock: &FixedClock) {
+    let a = app.user("alice");
+    assert_eq!(
+        book(app, &a, "2026-02-27", 3).status,
+        422,
+        "not in the past"
+    );
+    assert_eq!(book(app, &a, "2026-04-01", 0).status, 422);
+    assert_eq!(book(app, &a, "2026-04-01", 20).status, 201);
+    let r = book(app, &a, "2026-04-10", 3);
+    assert_eq!(r.status, 422, "overlap: {}", r.body);
+    assert!(r.body["error"].as_str().unwrap().contains("overlaps"));
+    let r = book(app, &a, "2026-06-01", 9);
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert!(
+        r.body["error"]
+            .as_str()
+            .unwrap()
+            .contains("8 of 28 are left"),
+        "{}",
+        r.body
+    );
+    // Days past new year count against the next year's allowance.
+    let r = book(app, &a, "2026-12-22", 10);
+    assert_eq!(
+        r.status, 422,
+        "10 more days in 2026 is too many: {}",
+        r.body
+    );
+    assert_eq!(
+        book(app, &a, "2026-12-29", 8).status,
+        201,
+        "3 days in 2026, 5 in 2027"
+    );
+    // Cancel future leave; the days come back.
+    let summary = app.get("/api/v1/me/leave", Some(&a)).body;
+    assert_eq!(summary["left_days"], 5);
+    let id = summary["bookings"][0]["id"].as_i64().unwrap();
+    let b = app.user("bob");
+    assert_eq!(
+        app.post_method(
+            "DELETE",
+            &format!("/api/v1/me/leave/{id}"),
+            Some(&b),
+            json!({})
+        )
+        .status,
+        404,
+        "not bob's"
+    );
+    let r = app.post_method(
+        "DELETE",
+        &format!("/api/v1/me/leave/{id}"),
+        Some(&a),
+        json!({}),
+    );
+    assert_eq!(r.status, 200);
+    assert_eq!(r.body["left_days"], 25);
+    // Leave under way cannot be cancelled.
+    clock.advance(Duration::days(303)); // 29 December, 12:00: the leave is under way
+    let id = app.get("/api/v1/me/leave", Some(&a)).body["bookings"][0]["id"]
+        .as_i64()
+        .unwrap();
+    assert_eq!(
+        app.post_method(
+            "DELETE",
+            &format!("/api/v1/me/leave/{id}"),
+            Some(&a),
+            json!({})
+        )
+        .status,
+        404
+    );
+}
+
+fn giving_time_extends_the_opponents_deadline(app: &TestApp, clock: &FixedClock) {
+    let a = app.user("alice");
+    let b = app.user("bob");
+    let g = challenge(
+        app,
+        &a,
+        &b,
+        json!({"variant": "standard", "color": "white", "days_per_move": 2}),
+    );
+    app.play_all(g, &a, &b, &["e4", "e5", "Nf3"]);
+    let before = t0() + Duration::days(2);
+    assert_eq!(deadline_of(app, g), rfc(before));
+    let give = |who: &str, days: i64| {
+        app.post(
+            &format!("/api/v1/games/{g}/actions"),
+            Some(who),
+            json!({"action": "give_time", "ply": 3, "days": days}),
+        )
+    };
+    assert_eq!(give(&a, 0).status, 422);
+    assert_eq!(give(&a, 31).status, 422);
+    let r = give(&a, 3);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(deadline_of(app, g), rfc(before + Duration::days(3)));
+    clock.advance(Duration::days(4));
+    assert!(run_two_workers(app).is_empty(), "bob still has a day");
+    assert_eq!(app.play(g, &b, "Nc6", 3).status, 200);
+    // Per-move allowance starts afresh for the next move.
+    let now = t0() + Duration::days(4);
+    assert_eq!(deadline_of(app, g), rfc(now + Duration::days(2)));
+}
+
+#[test]
+fn a_rated_game_needs_a_clock() {
+    let app = common::spawn_app(Backend::Sqlite).unwrap();
+    let a = app.user("alice");
+    let r = app.post(
+        "/api/v1/challenges",
+        Some(&a),
+        json!({"variant": "atomic", "color": "white", "time_control": "none", "rated": true}),
+    );
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert!(r.body["error"].as_str().unwrap().contains("needs a clock"));
 }

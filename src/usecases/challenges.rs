@@ -13,7 +13,17 @@ use crate::usecases::clocks::{
 };
 
 /// The variants a challenge may ask for: those the game page fully supports.
-pub const OFFERED_VARIANTS: &[Variant] = &[Variant::Standard, Variant::Atomic];
+pub const OFFERED_VARIANTS: &[Variant] = &[
+    Variant::Atomic,
+    Variant::Standard,
+    Variant::Chess960,
+    Variant::Crazyhouse,
+    Variant::Antichess,
+    Variant::KingOfTheHill,
+    Variant::ThreeCheck,
+    Variant::Horde,
+    Variant::RacingKings,
+];
 
 /// Who may accept a challenge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,12 +58,16 @@ pub struct ChallengeRequest {
     pub rated: bool,
     /// False: a player out of time loses only when the opponent claims it.
     pub auto_flag: bool,
+    /// A private game: comments for the two players only, no kibitz (moves stay public).
+    pub private: bool,
 }
 
 /// Why a challenge could not be created, accepted or cancelled.
 #[derive(Debug, thiserror::Error)]
 pub enum ChallengeError {
-    #[error("unknown variant \"{0}\": choose one of standard, atomic")]
+    #[error(
+        "unknown variant \"{0}\": choose one of atomic, standard, chess960, crazyhouse, antichess, kingofthehill, threecheck, horde, racingkings"
+    )]
     UnknownVariant(String),
     #[error("colour must be white, black or random")]
     BadColor,
@@ -61,6 +75,8 @@ pub enum ChallengeError {
     BadTime(#[from] TimeControlError),
     #[error("there is no user called \"{0}\"")]
     NoSuchOpponent(String),
+    #[error("a rated game needs a clock: choose days per move or Fischer")]
+    RatedNeedsClock,
     #[error("you cannot challenge yourself")]
     SelfChallenge,
     #[error("challenge not found")]
@@ -94,8 +110,13 @@ pub fn create_challenge(
     if !["white", "black", "random"].contains(&color.as_str()) {
         return Err(ChallengeError::BadColor);
     }
+    let time = req.time.check()?;
+    if req.rated && !time.is_timed() {
+        // A losing player could otherwise stall a rated game for ever.
+        return Err(ChallengeError::RatedNeedsClock);
+    }
     let (time_control, days_per_move, initial_seconds, increment_seconds, cap_seconds) =
-        to_columns(req.time.check()?);
+        to_columns(time);
     let opponent = match req
         .opponent
         .as_deref()
@@ -131,6 +152,7 @@ pub fn create_challenge(
         increment_seconds,
         cap_seconds,
         auto_flag: req.auto_flag,
+        is_public: !req.private,
         rated: req.rated,
         status: "open",
         created_at: now,
@@ -270,7 +292,12 @@ pub fn accept_challenge(
             .variant
             .parse()
             .map_err(|_| ChallengeError::UnknownVariant(c.variant.clone()))?;
-        let start = slowfuse_rules::Game::new(variant);
+        let start = match variant {
+            // Each Chess960 game draws one of the 960 start positions.
+            Variant::Chess960 => slowfuse_rules::Game::chess960(rand::random_range(0..960))
+                .expect("0..960 is a valid start position number"),
+            _ => slowfuse_rules::Game::new(variant),
+        };
         let fen = start.fen();
         let tc = from_columns(
             &c.time_control,
@@ -280,6 +307,7 @@ pub fn accept_challenge(
             c.cap_seconds,
         );
         let bank = tc.initial_bank();
+        let white_leave = crate::usecases::leave::leave_periods(conn, white)?;
         let new_game = NewGame {
             variant: variant.as_str(),
             initial_fen: &fen,
@@ -293,8 +321,9 @@ pub fn accept_challenge(
             increment_seconds: c.increment_seconds,
             cap_seconds: c.cap_seconds,
             auto_flag: c.auto_flag,
-            deadline_at: deadline(tc, now, bank),
+            deadline_at: deadline(tc, now, bank, &white_leave),
             rated: c.rated,
+            is_public: c.is_public,
             created_at: now,
             updated_at: now,
         };

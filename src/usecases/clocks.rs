@@ -1,7 +1,7 @@
 //! Clocks in storage: reading a game's time control, setting deadlines, and ending overdue
 //! games exactly once (the background worker's job).
 
-use chrono::{Duration, NaiveDateTime};
+use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use slowfuse_rules::{DAY_SECONDS, FISCHER_PRESETS, TimeControl};
 
@@ -146,15 +146,21 @@ pub fn time_control_of(g: &Game) -> TimeControl {
 /// The deadline of the player to move whose turn started at `turn_start` with `bank`
 /// seconds: the clock runs once both sides have moved; before that the same allowance
 /// is the deadline after which the game is aborted.
+/// The clock stands still while the player is on leave (`leaves`).
 pub fn deadline(
     tc: TimeControl,
     turn_start: NaiveDateTime,
     bank: Option<i64>,
+    leaves: &[slowfuse_rules::LeavePeriod],
 ) -> Option<NaiveDateTime> {
     if !tc.is_timed() {
         return None;
     }
-    Some(turn_start + Duration::seconds(bank.or(tc.initial_bank())?))
+    let bank = bank.or(tc.initial_bank())?;
+    let start = crate::usecases::leave::epoch(turn_start);
+    Some(crate::usecases::leave::from_epoch(
+        slowfuse_rules::deadline_with_leave(start, bank, leaves),
+    ))
 }
 
 /// What the worker did to one overdue game.

@@ -16,6 +16,8 @@ pub struct SeatedPlayer {
     pub color: Color,
     /// The player's time bank in seconds at the start of their turn (None: no clock).
     pub time_left_seconds: Option<i64>,
+    /// The player's booked leave (their clocks stand still then).
+    pub leave: Vec<slowfuse_rules::LeavePeriod>,
 }
 
 /// A message with its author's name.
@@ -152,9 +154,14 @@ pub fn load_game(conn: &mut DbConnection, game_id: i64) -> QueryResult<Option<Ga
                 username,
                 color: parse_color(&color)?,
                 time_left_seconds,
+                leave: Vec::new(),
             })
         })
-        .collect();
+        .collect::<Vec<_>>();
+    let mut players = players;
+    for p in &mut players {
+        p.leave = crate::usecases::leave::leave_periods(conn, p.user_id)?;
+    }
     let moves = moves::table
         .filter(moves::game_id.eq(game_id))
         .order((moves::board.asc(), moves::ply.asc()))
@@ -163,6 +170,8 @@ pub fn load_game(conn: &mut DbConnection, game_id: i64) -> QueryResult<Option<Ga
     let messages = game_messages::table
         .inner_join(users::table)
         .filter(game_messages::game_id.eq(game_id))
+        // Private notes never travel with the game; only `messages::my_note` reads them.
+        .filter(game_messages::kind.ne("note"))
         .order(game_messages::id.asc())
         .select((GameMessage::as_select(), users::username))
         .load::<(GameMessage, String)>(conn)?

@@ -3,5 +3,12 @@
 pub mod accounts;
 pub mod challenges;
 pub mod clocks;
+pub mod conditional;
 pub mod games;
+pub mod leave;
+pub mod messages;
 pub mod play;
+pub mod profiles;
+pub mod ratings;
+pub mod search;
+pub mod tags;

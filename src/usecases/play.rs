@@ -9,7 +9,11 @@ use crate::db::{DbConnection, lock_game};
 use crate::models::{NewGameMessage, NewMove};
 use crate::schema::{game_messages, game_players, games, moves};
 use crate::usecases::clocks::{deadline, time_control_of};
+use crate::usecases::conditional::{follow_lines, set_lines};
 use crate::usecases::games::{CorruptGame, GameRecord, color_name, load_game};
+use crate::usecases::leave::{epoch, leave_periods};
+use crate::usecases::messages;
+use slowfuse_rules::leave_within;
 
 /// What a player does, apart from the message that may go with it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,6 +25,14 @@ pub enum Action {
     DeclineDraw,
     ClaimDraw,
     ClaimTimeout,
+    /// Take back one's own standing draw offer.
+    WithdrawDraw,
+    /// A comment on its own (the message), at any ply, also after the end.
+    Comment,
+    /// Lines of conditional moves, entered as text.
+    ConditionalMove(String),
+    /// Add this many days to the opponent's clock (the text as sent; checked when acting).
+    GiveTime(String),
 }
 
 impl Action {
@@ -34,6 +46,10 @@ impl Action {
             "decline_draw" => Action::DeclineDraw,
             "claim_draw" => Action::ClaimDraw,
             "claim_timeout" => Action::ClaimTimeout,
+            "withdraw_draw" => Action::WithdrawDraw,
+            "comment" => Action::Comment,
+            "conditional_move" => Action::ConditionalMove(move_text.unwrap_or("").to_string()),
+            "give_time" => Action::GiveTime(move_text.unwrap_or("").to_string()),
             _ => return None,
         })
     }
@@ -68,14 +84,22 @@ pub enum PlayError {
     Move(MoveError),
     #[error("{0}")]
     Claim(ClaimError),
+    #[error("{0}")]
+    Conditional(slowfuse_rules::ConditionalError),
     #[error("your time ran out: the game is being ended")]
     TimeUp,
     #[error("your opponent still has time")]
     NotOverdue,
+    #[error("give between 1 and {MAX_GIFT_DAYS} days, in a game with a clock")]
+    BadGift,
     #[error("there is no draw offer from your opponent to answer")]
     NoDrawOffer,
     #[error("you have already offered a draw")]
     DrawAlreadyOffered,
+    #[error("you have no standing draw offer to withdraw")]
+    NoOwnDrawOffer,
+    #[error(transparent)]
+    Message(#[from] crate::usecases::messages::MessageError),
     #[error("the message is too long: at most {0} characters")]
     MessageTooLong(usize),
     #[error("type a move in the move box (SAN such as Nf3 or UCI such as g1f3)")]
@@ -88,6 +112,9 @@ pub enum PlayError {
     Db(#[from] diesel::result::Error),
 }
 
+/// The most days one gift of time may add.
+pub const MAX_GIFT_DAYS: i64 = 30;
+
 /// The longest text read as a move (`exf8=Q+!?` and the like fit easily).
 const MAX_MOVE_CHARS: usize = 16;
 
@@ -98,6 +125,19 @@ pub fn act(
     max_message_chars: usize,
     req: &ActionRequest,
 ) -> Result<GameRecord, PlayError> {
+    if req.action == Action::Comment {
+        // No ply check and no game-over check: a comment may come at any time.
+        let text = req.message.as_deref().unwrap_or("");
+        let (game, user) = (req.game_id, req.user_id);
+        return Ok(messages::comment(
+            conn,
+            now,
+            max_message_chars,
+            game,
+            user,
+            text,
+        )?);
+    }
     let message = req
         .message
         .as_deref()
@@ -137,7 +177,16 @@ pub fn act(
         let game = record.rules_game()?;
         match &req.action {
             Action::Move(input) => {
-                submit_move(conn, now, &record, game, me, req.user_id, input, message)?
+                submit_move(conn, now, &record, game, me, req.user_id, input, message)?;
+                follow_lines(conn, now, record.game.id)?;
+            }
+            Action::GiveTime(days) => {
+                give_time(conn, now, &record, !me, days)?;
+                add_message(conn, now, &record, req.user_id, message)?;
+            }
+            Action::ConditionalMove(text) => {
+                set_lines(conn, now, &record, game, me, req.user_id, text, message)?;
+                follow_lines(conn, now, record.game.id)?;
             }
             Action::Resign => {
                 let ended = game.resign(me).map_err(|_| PlayError::GameOver)?;
@@ -170,6 +219,14 @@ pub fn act(
                 add_message(conn, now, &record, req.user_id, message)?;
                 set_draw_offer(conn, now, record.game.id, None)?;
             }
+            Action::WithdrawDraw => {
+                if record.game.draw_offer.as_deref() != Some(color_name(me)) {
+                    return Err(PlayError::NoOwnDrawOffer);
+                }
+                add_message(conn, now, &record, req.user_id, message)?;
+                set_draw_offer(conn, now, record.game.id, None)?;
+            }
+            Action::Comment => unreachable!("comments are handled before the game checks"),
             Action::ClaimTimeout => {
                 if record.turn() == me || !overdue {
                     return Err(PlayError::NotOverdue);
@@ -193,7 +250,7 @@ pub fn act(
 
 /// Plays a move: stores it with its comment, advances the game, ends it when the rules say.
 #[allow(clippy::too_many_arguments)]
-fn submit_move(
+pub(crate) fn submit_move(
     conn: &mut DbConnection,
     now: NaiveDateTime,
     record: &GameRecord,
@@ -232,8 +289,14 @@ fn submit_move(
     let bank = record.player(me).and_then(|p| p.time_left_seconds);
     let new_bank = match bank {
         Some(b) if record.game.ply >= 2 => {
+            // Time on leave is not spent.
             let turn_start = record.game.last_move_at.unwrap_or(record.game.created_at);
-            Some(tc.bank_after_move(b, (now - turn_start).num_seconds()))
+            let on_leave = leave_within(
+                epoch(turn_start),
+                epoch(now),
+                &leave_periods(conn, user_id)?,
+            );
+            Some(tc.bank_after_move(b, (now - turn_start).num_seconds() - on_leave))
         }
         other => other,
     };
@@ -245,7 +308,11 @@ fn submit_move(
     .set(game_players::time_left_seconds.eq(new_bank))
     .execute(conn)?;
     let opponent_bank = record.player(!me).and_then(|p| p.time_left_seconds);
-    let deadline = deadline(tc, now, opponent_bank);
+    let opponent_leave = match record.player(!me) {
+        Some(p) => leave_periods(conn, p.user_id)?,
+        None => Vec::new(),
+    };
+    let deadline = deadline(tc, now, opponent_bank, &opponent_leave);
     // A standing offer from the opponent lapses when I move; my own offer stands.
     let draw_offer = record
         .game
@@ -265,6 +332,39 @@ fn submit_move(
         .execute(conn)?;
     if let Some(outcome) = after.outcome() {
         write_finish(conn, now, record.game.id, Some(outcome))?;
+    }
+    Ok(())
+}
+
+/// Adds days to `receiver`'s bank, and to their deadline when they are to move.
+fn give_time(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    record: &GameRecord,
+    receiver: Color,
+    days: &str,
+) -> Result<(), PlayError> {
+    let days: i64 = days.trim().parse().map_err(|_| PlayError::BadGift)?;
+    if !(1..=MAX_GIFT_DAYS).contains(&days) || !time_control_of(&record.game).is_timed() {
+        return Err(PlayError::BadGift);
+    }
+    let extra = days * slowfuse_rules::DAY_SECONDS;
+    let bank = record.player(receiver).and_then(|p| p.time_left_seconds);
+    diesel::update(
+        game_players::table
+            .filter(game_players::game_id.eq(record.game.id))
+            .filter(game_players::color.eq(color_name(receiver))),
+    )
+    .set(game_players::time_left_seconds.eq(bank.map(|b| b + extra)))
+    .execute(conn)?;
+    if record.turn() == receiver {
+        let later = record
+            .game
+            .deadline_at
+            .map(|d| d + chrono::Duration::seconds(extra));
+        diesel::update(games::table.find(record.game.id))
+            .set((games::deadline_at.eq(later), games::updated_at.eq(now)))
+            .execute(conn)?;
     }
     Ok(())
 }
@@ -334,5 +434,6 @@ pub fn write_finish(
             games::updated_at.eq(now),
         ))
         .execute(conn)?;
+    crate::usecases::ratings::record_result(conn, now, game_id, &outcome)?;
     Ok(())
 }

@@ -11,10 +11,16 @@ use serde_json::json;
 use crate::usecases::accounts;
 use crate::usecases::challenges::{self, ChallengeRequest};
 use crate::usecases::clocks::{TimeControlRequest, seconds_left};
+use crate::usecases::conditional;
 use crate::usecases::games::{GameRecord, GameSummary, color_name, load_game, my_games, my_queue};
+use crate::usecases::leave;
 use crate::usecases::play::{self, Action, ActionRequest};
 use crate::web::AppState;
 use crate::web::errors::ApiError;
+
+mod messages;
+mod search;
+mod users;
 
 /// Registers the API routes.
 pub fn routes(cfg: &mut web::ServiceConfig) {
@@ -41,7 +47,26 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .route("/games/{id}", web::get().to(get_game))
             .route("/games/{id}/moves", web::post().to(post_move))
             .route("/games/{id}/actions", web::post().to(post_action))
+            .route("/games/{id}/tags", web::get().to(search::get_tags))
+            .route("/games/{id}/tags/{tag}", web::put().to(search::put_tag))
+            .route(
+                "/games/{id}/tags/{tag}",
+                web::delete().to(search::delete_tag),
+            )
+            .route("/search", web::get().to(search::search))
+            .route("/games/{id}/notes", web::get().to(messages::get_notes))
+            .route("/games/{id}/notes", web::put().to(messages::put_notes))
+            .route("/games/{id}/conditional", web::get().to(get_conditional))
+            .route("/games/{id}/conditional", web::put().to(put_conditional))
+            .route(
+                "/games/{id}/conditional",
+                web::delete().to(delete_conditional),
+            )
+            .route("/users/{name}", web::get().to(users::get_user))
             .route("/me/queue", web::get().to(get_queue))
+            .route("/me/leave", web::get().to(get_leave))
+            .route("/me/leave", web::post().to(post_leave))
+            .route("/me/leave/{id}", web::delete().to(delete_leave))
             .route("/me/games", web::get().to(get_my_games))
             .default_service(web::to(|| async {
                 Err::<HttpResponse, ApiError>(ApiError::new(
@@ -178,6 +203,9 @@ struct ChallengeBody {
     rated: bool,
     #[serde(default)]
     auto_flag: Option<bool>,
+    /// A private game: comments for the players only, no kibitz.
+    #[serde(default)]
+    private: bool,
 }
 
 async fn create_challenge(
@@ -202,6 +230,7 @@ async fn create_challenge(
         link_only: b.link_only,
         rated: b.rated,
         auto_flag: b.auto_flag.unwrap_or(true),
+        private: b.private,
     };
     let c = state
         .db(move |c| challenges::create_challenge(c, now, user.id, &req))
@@ -232,6 +261,7 @@ async fn list_challenges(
                 "color": l.challenge.color,
                 "days_per_move": l.challenge.days_per_move,
                 "rated": l.challenge.rated,
+                "private": !l.challenge.is_public,
             })
         })
         .collect();
@@ -272,19 +302,20 @@ async fn cancel_challenge(
     Ok(HttpResponse::Ok().json(json!({ "id": id, "status": "cancelled" })))
 }
 
-/// The game as the API shows it.
+/// The game as the API shows it to anyone (the comments an anonymous reader may see).
 pub fn game_json(record: &GameRecord, now: chrono::NaiveDateTime) -> serde_json::Value {
+    game_json_for(record, now, None)
+}
+
+/// The game as the API shows it to `viewer`: the comments and kibitz they may read.
+pub fn game_json_for(
+    record: &GameRecord,
+    now: chrono::NaiveDateTime,
+    viewer: Option<i64>,
+) -> serde_json::Value {
     use slowfuse_rules::Color;
     let g = &record.game;
-    let comments: Vec<_> = record
-        .moves
-        .iter()
-        .filter_map(|m| {
-            m.comment
-                .as_ref()
-                .map(|c| json!({ "ply": m.ply + 1, "text": c }))
-        })
-        .collect();
+    let comments = messages::conversation_json(record, viewer);
     json!({
         "id": g.id,
         "variant": g.variant,
@@ -301,6 +332,7 @@ pub fn game_json(record: &GameRecord, now: chrono::NaiveDateTime) -> serde_json:
         "termination": g.termination,
         "draw_offer": g.draw_offer,
         "days_per_move": g.days_per_move,
+        "rated": g.rated,
         "time_control": {
             "kind": g.time_control,
             "days_per_move": g.days_per_move,
@@ -313,13 +345,19 @@ pub fn game_json(record: &GameRecord, now: chrono::NaiveDateTime) -> serde_json:
             "white": seconds_left(record, Color::White, now),
             "black": seconds_left(record, Color::Black, now),
         },
+        "on_leave_until": {
+            "white": leave_end(record, Color::White, now),
+            "black": leave_end(record, Color::Black, now),
+        },
         "deadline_at": g.deadline_at.map(|d| d.and_utc().to_rfc3339()),
+        "is_public": g.is_public,
         "comments": comments,
     })
 }
 
 async fn get_game(
     state: web::Data<AppState>,
+    viewer: messages::Viewer,
     path: web::Path<i64>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
@@ -327,7 +365,7 @@ async fn get_game(
         .db(move |c| load_game(c, id))
         .await??
         .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "game not found"))?;
-    Ok(HttpResponse::Ok().json(game_json(&record, state.now())))
+    Ok(HttpResponse::Ok().json(game_json_for(&record, state.now(), viewer.0)))
 }
 
 #[derive(Deserialize)]
@@ -359,9 +397,14 @@ async fn post_move(
 #[derive(Deserialize)]
 struct ActionBody {
     action: String,
-    ply: i32,
+    /// Required except for `comment` and `kibitz`, which may come at any ply.
+    #[serde(default)]
+    ply: Option<i32>,
     #[serde(default)]
     message: Option<String>,
+    /// For `give_time`: how many days.
+    #[serde(default)]
+    days: Option<i64>,
 }
 
 async fn post_action(
@@ -371,18 +414,33 @@ async fn post_action(
     body: web::Json<ActionBody>,
 ) -> Result<HttpResponse, ApiError> {
     let b = body.into_inner();
-    let action = Action::parse(&b.action, None)
-        .filter(|a| !matches!(a, Action::Move(_)))
+    if b.action == "kibitz" {
+        let text = b.message.unwrap_or_default();
+        return messages::kibitz(state, user, path.into_inner(), text).await;
+    }
+    let days = b.days.map(|d| d.to_string());
+    let action = Action::parse(&b.action, days.as_deref())
+        .filter(|a| !matches!(a, Action::Move(_) | Action::ConditionalMove(_)))
         .ok_or_else(|| {
             ApiError::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
-                "action must be one of resign, offer_draw, accept_draw, decline_draw, claim_draw (moves go to /moves)",
+                "action must be one of resign, offer_draw, accept_draw, decline_draw, claim_draw, claim_timeout, give_time, withdraw_draw, comment, kibitz (moves go to /moves, conditional moves to /conditional)",
             )
         })?;
+    let ply = match (&action, b.ply) {
+        (Action::Comment, ply) => ply.unwrap_or(0),
+        (_, Some(ply)) => ply,
+        (_, None) => {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "send \"ply\": the game's ply as you last saw it",
+            ));
+        }
+    };
     let req = ActionRequest {
         game_id: path.into_inner(),
         user_id: user.id,
-        ply: b.ply,
+        ply,
         action,
         message: b.message,
     };
@@ -395,8 +453,9 @@ async fn run_action(
 ) -> Result<HttpResponse, ApiError> {
     let now = state.now();
     let max = state.settings.game.max_message_chars;
+    let viewer = req.user_id;
     let record = state.db(move |c| play::act(c, now, max, &req)).await??;
-    Ok(HttpResponse::Ok().json(game_json(&record, state.now())))
+    Ok(HttpResponse::Ok().json(game_json_for(&record, state.now(), Some(viewer))))
 }
 
 fn summary_json(g: &GameSummary) -> serde_json::Value {
@@ -422,4 +481,189 @@ async fn get_queue(state: web::Data<AppState>, user: ApiUser) -> Result<HttpResp
 async fn get_my_games(state: web::Data<AppState>, user: ApiUser) -> Result<HttpResponse, ApiError> {
     let list = state.db(move |c| my_games(c, user.id)).await??;
     Ok(HttpResponse::Ok().json(list.iter().map(summary_json).collect::<Vec<_>>()))
+}
+
+#[derive(Deserialize)]
+struct ConditionalBody {
+    lines: String,
+    ply: i32,
+    #[serde(default)]
+    comment: Option<String>,
+}
+
+/// The caller's own conditional lines in a game they play; nobody else's are ever shown.
+async fn get_conditional(
+    state: web::Data<AppState>,
+    user: ApiUser,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    let (ply, lines) = state
+        .db(move |c| -> Result<_, ApiError> {
+            let record = load_game(c, id)?
+                .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "game not found"))?;
+            if record.color_of(user.id).is_none() {
+                return Err(ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    "you are not playing in this game",
+                ));
+            }
+            let lines = conditional::my_lines(c, &record, user.id)?;
+            Ok((record.game.ply, lines))
+        })
+        .await??;
+    Ok(HttpResponse::Ok().json(json!({ "ply": ply, "lines": lines })))
+}
+
+/// Sets the caller's lines (playing the first move when it is their turn).
+async fn put_conditional(
+    state: web::Data<AppState>,
+    user: ApiUser,
+    path: web::Path<i64>,
+    body: web::Json<ConditionalBody>,
+) -> Result<HttpResponse, ApiError> {
+    let b = body.into_inner();
+    let req = ActionRequest {
+        game_id: path.into_inner(),
+        user_id: user.id,
+        ply: b.ply,
+        action: Action::ConditionalMove(b.lines),
+        message: b.comment,
+    };
+    let now = state.now();
+    let max = state.settings.game.max_message_chars;
+    let (record, lines) = state
+        .db(move |c| -> Result<_, ApiError> {
+            let record = play::act(c, now, max, &req)?;
+            let lines = conditional::my_lines(c, &record, user.id)?;
+            Ok((record, lines))
+        })
+        .await??;
+    Ok(HttpResponse::Ok()
+        .json(json!({ "game": game_json_for(&record, now, Some(user.id)), "lines": lines })))
+}
+
+/// Deletes the caller's lines in a game.
+async fn delete_conditional(
+    state: web::Data<AppState>,
+    user: ApiUser,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    state
+        .db(move |c| -> Result<_, ApiError> {
+            let record = load_game(c, id)?
+                .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "game not found"))?;
+            if record.color_of(user.id).is_none() {
+                return Err(ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    "you are not playing in this game",
+                ));
+            }
+            Ok(conditional::clear_lines(c, id, user.id)?)
+        })
+        .await??;
+    Ok(HttpResponse::Ok().json(json!({ "lines": null })))
+}
+
+/// When a player's current leave ends, as RFC 3339, if they are on leave now.
+fn leave_end(
+    record: &GameRecord,
+    color: slowfuse_rules::Color,
+    now: chrono::NaiveDateTime,
+) -> Option<String> {
+    let player = record.player(color)?;
+    leave::on_leave_until(&player.leave, now).map(|t| t.and_utc().to_rfc3339())
+}
+
+#[derive(Deserialize)]
+struct LeaveBody {
+    /// First day of leave, `YYYY-MM-DD` (UTC).
+    start: String,
+    days: i64,
+}
+
+fn leave_json(s: &leave::LeaveSummary) -> serde_json::Value {
+    json!({
+        "year": s.year,
+        "allowance_days": s.allowance,
+        "used_days": s.used,
+        "left_days": s.left,
+        "bookings": s.bookings.iter().map(|l| json!({
+            "id": l.id,
+            "start": l.starts_at.and_utc().to_rfc3339(),
+            "end": l.ends_at.and_utc().to_rfc3339(),
+            "days": l.days(),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+fn leave_status(e: &leave::LeaveError) -> StatusCode {
+    match e {
+        leave::LeaveError::Db(_) | leave::LeaveError::Corrupt(_) => {
+            StatusCode::INTERNAL_SERVER_ERROR
+        }
+        leave::LeaveError::NotCancellable => StatusCode::NOT_FOUND,
+        _ => StatusCode::UNPROCESSABLE_ENTITY,
+    }
+}
+
+impl From<leave::LeaveError> for ApiError {
+    fn from(e: leave::LeaveError) -> Self {
+        let status = leave_status(&e);
+        if status == StatusCode::INTERNAL_SERVER_ERROR {
+            log::error!("leave failed: {e}");
+            return ApiError::new(status, "internal error");
+        }
+        ApiError::new(status, e.to_string())
+    }
+}
+
+async fn get_leave(state: web::Data<AppState>, user: ApiUser) -> Result<HttpResponse, ApiError> {
+    let now = state.now();
+    let allowance = state.settings.game.leave_days_per_year;
+    let summary = state
+        .db(move |c| leave::leave_summary(c, now, allowance, user.id))
+        .await??;
+    Ok(HttpResponse::Ok().json(leave_json(&summary)))
+}
+
+async fn post_leave(
+    state: web::Data<AppState>,
+    user: ApiUser,
+    body: web::Json<LeaveBody>,
+) -> Result<HttpResponse, ApiError> {
+    let now = state.now();
+    let allowance = state.settings.game.leave_days_per_year;
+    let b = body.into_inner();
+    let start = chrono::NaiveDate::parse_from_str(b.start.trim(), "%Y-%m-%d").map_err(|_| {
+        ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "start must be a date like 2026-12-24",
+        )
+    })?;
+    let summary = state
+        .db(move |c| -> Result<_, ApiError> {
+            leave::book_leave(c, now, allowance, user.id, start, b.days)?;
+            Ok(leave::leave_summary(c, now, allowance, user.id)?)
+        })
+        .await??;
+    Ok(HttpResponse::Created().json(leave_json(&summary)))
+}
+
+async fn delete_leave(
+    state: web::Data<AppState>,
+    user: ApiUser,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    let now = state.now();
+    let allowance = state.settings.game.leave_days_per_year;
+    let id = path.into_inner();
+    let summary = state
+        .db(move |c| -> Result<_, ApiError> {
+            leave::cancel_leave(c, now, user.id, id)?;
+            Ok(leave::leave_summary(c, now, allowance, user.id)?)
+        })
+        .await??;
+    Ok(HttpResponse::Ok().json(leave_json(&summary)))
 }

@@ -6,6 +6,7 @@ use askama::Template;
 
 use crate::usecases::accounts::{LoginError, SignUpError};
 use crate::usecases::challenges::ChallengeError;
+use crate::usecases::messages::MessageError;
 use crate::usecases::play::PlayError;
 
 /// A failure while serving a page.
@@ -122,11 +123,34 @@ pub fn play_status(e: &PlayError) -> StatusCode {
         PlayError::Move(_)
         | PlayError::Claim(_)
         | PlayError::NoDrawOffer
+        | PlayError::NoOwnDrawOffer
+        | PlayError::Conditional(_)
         | PlayError::NotOverdue
+        | PlayError::BadGift
         | PlayError::MessageTooLong(_)
         | PlayError::EmptyMove
         | PlayError::MoveTooLong => StatusCode::UNPROCESSABLE_ENTITY,
+        PlayError::Message(m) => message_status(m),
         PlayError::Corrupt(_) | PlayError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+/// The status code a refused comment, kibitz or note gets.
+pub fn message_status(e: &MessageError) -> StatusCode {
+    match e {
+        MessageError::NotFound => StatusCode::NOT_FOUND,
+        MessageError::NotAPlayer
+        | MessageError::PrivateGame
+        | MessageError::PlayerKibitz
+        | MessageError::NotesForPlayers => StatusCode::FORBIDDEN,
+        MessageError::Empty(_) | MessageError::TooLong { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+        MessageError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+impl From<MessageError> for ApiError {
+    fn from(e: MessageError) -> Self {
+        PlayError::Message(e).into()
     }
 }
 
@@ -182,5 +206,32 @@ impl From<LoginError> for ApiError {
             LoginError::Throttled(_) => ApiError::new(StatusCode::TOO_MANY_REQUESTS, e.to_string()),
             LoginError::WrongCredentials => ApiError::new(StatusCode::UNAUTHORIZED, e.to_string()),
         }
+    }
+}
+
+/// The status code a refused tag edit gets.
+pub fn tag_status(e: &crate::usecases::tags::TagError) -> StatusCode {
+    use crate::usecases::tags::TagError;
+    match e {
+        TagError::NoGame | TagError::NotTagged(_) => StatusCode::NOT_FOUND,
+        TagError::Invalid(_) | TagError::TooMany => StatusCode::UNPROCESSABLE_ENTITY,
+        TagError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+impl From<crate::usecases::tags::TagError> for ApiError {
+    fn from(e: crate::usecases::tags::TagError) -> Self {
+        use crate::usecases::tags::TagError;
+        match e {
+            TagError::Db(db) => db.into(),
+            TagError::NoGame => ApiError::new(StatusCode::NOT_FOUND, "game not found"),
+            other => ApiError::new(tag_status(&other), other.to_string()),
+        }
+    }
+}
+
+impl From<crate::usecases::search::SearchError> for ApiError {
+    fn from(e: crate::usecases::search::SearchError) -> Self {
+        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string())
     }
 }

@@ -5,6 +5,7 @@ use serde::Deserialize;
 use slowfuse_rules::{EndReason, PgnHeaders, write_pgn};
 
 use crate::usecases::games::{GameRecord, load_game};
+use crate::usecases::messages::readable_conversation;
 use crate::web::AppState;
 use crate::web::errors::WebError;
 
@@ -18,18 +19,19 @@ fn parse_id(raw: &str) -> Result<i64, WebError> {
     raw.parse().map_err(|_| WebError::NotFound)
 }
 
-/// The PGN of a game, with the comments that went with each move.
+/// The PGN of a game as anyone may read it: the moves, and of the conversation only what an
+/// anonymous reader may see (`messages::may_read`): comments of public games, kibitz once the
+/// game is over, never a note, nothing written in a private game.
 pub fn pgn_of(record: &GameRecord, public_url: &str) -> Result<String, WebError> {
     let game = record
         .rules_game()
         .map_err(|e| WebError::Internal(e.to_string()))?;
-    let mut comments: Vec<Option<String>> =
-        record.moves.iter().map(|m| m.comment.clone()).collect();
-    // Messages sent with other actions go after the last move made before them.
-    for m in &record.messages {
-        let index = (m.message.ply.max(1) - 1) as usize;
+    let mut comments: Vec<Option<String>> = vec![None; record.moves.len()];
+    // Each entry goes after the last move made before it was written.
+    for entry in readable_conversation(record, None) {
+        let index = (entry.ply.max(1) - 1) as usize;
         if let Some(slot) = comments.get_mut(index) {
-            let text = format!("{}: {}", m.author, m.message.body);
+            let text = entry.line();
             *slot = Some(match slot.take() {
                 Some(prev) => format!("{prev} | {text}"),
                 None => text,

@@ -159,6 +159,24 @@ impl TestApp {
         }
     }
 
+    /// Sends JSON with any method to an API path, with a bearer token when given.
+    pub fn post_method(&self, method: &str, path: &str, token: Option<&str>, body: Value) -> Reply {
+        let method = reqwest::Method::from_bytes(method.as_bytes()).expect("HTTP method");
+        let mut req = self
+            .client
+            .request(method, format!("{}{}", self.base, path))
+            .json(&body);
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        let res = req.send().expect("request");
+        let status = res.status().as_u16();
+        Reply {
+            status,
+            body: res.json().unwrap_or(Value::Null),
+        }
+    }
+
     /// GETs an API path.
     pub fn get(&self, path: &str, token: Option<&str>) -> Reply {
         let mut req = self.client.get(format!("{}{}", self.base, path));

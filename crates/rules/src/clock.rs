@@ -120,6 +120,60 @@ fn fmt_days(seconds: i64) -> String {
     }
 }
 
+/// A period of leave: the player's clocks stand still from `start` to `end` (seconds
+/// since the epoch, `end` excluded).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LeavePeriod {
+    /// When the leave begins.
+    pub start: i64,
+    /// When it ends.
+    pub end: i64,
+}
+
+/// Sorts periods and merges those that overlap or touch.
+fn merged(leaves: &[LeavePeriod]) -> Vec<LeavePeriod> {
+    let mut sorted: Vec<LeavePeriod> = leaves.iter().copied().filter(|l| l.end > l.start).collect();
+    sorted.sort_by_key(|l| l.start);
+    let mut out: Vec<LeavePeriod> = Vec::with_capacity(sorted.len());
+    for l in sorted {
+        match out.last_mut() {
+            Some(last) if l.start <= last.end => last.end = last.end.max(l.end),
+            _ => out.push(l),
+        }
+    }
+    out
+}
+
+/// Seconds of `[from, to)` spent on leave.
+pub fn leave_within(from: i64, to: i64, leaves: &[LeavePeriod]) -> i64 {
+    merged(leaves)
+        .iter()
+        .map(|l| (l.end.min(to) - l.start.max(from)).max(0))
+        .sum()
+}
+
+/// When a turn that started at `turn_start` with `bank` seconds runs out, the clock
+/// standing still during leave.
+///
+/// ```
+/// use slowfuse_rules::{LeavePeriod, deadline_with_leave};
+///
+/// // 10 seconds of bank, with leave from 5 to 20: 5 run, 15 stand still, 5 run.
+/// assert_eq!(deadline_with_leave(0, 10, &[LeavePeriod { start: 5, end: 20 }]), 25);
+/// ```
+pub fn deadline_with_leave(turn_start: i64, bank: i64, leaves: &[LeavePeriod]) -> i64 {
+    let mut t = turn_start;
+    let mut remaining = bank.max(0);
+    for l in merged(leaves).into_iter().filter(|l| l.end > turn_start) {
+        if l.start >= t + remaining {
+            break;
+        }
+        remaining -= (l.start - t).max(0);
+        t = t.max(l.end);
+    }
+    t + remaining
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -160,6 +214,29 @@ mod tests {
             };
             assert_eq!(format!("{} days", label), tc.describe());
         }
+    }
+
+    #[test]
+    fn leave_stops_the_clock() {
+        let leave = |start, end| LeavePeriod { start, end };
+        // No leave: bank after the start.
+        assert_eq!(deadline_with_leave(100, 50, &[]), 150);
+        // Leave already over, or after the deadline: no effect.
+        assert_eq!(
+            deadline_with_leave(100, 50, &[leave(0, 90), leave(150, 400)]),
+            150
+        );
+        // Leave under way when the turn starts: the clock waits for its end.
+        assert_eq!(deadline_with_leave(100, 50, &[leave(80, 130)]), 180);
+        // Two leaves, one reaching the other after extension; overlapping ones merge.
+        assert_eq!(
+            deadline_with_leave(0, 10, &[leave(5, 10), leave(12, 20), leave(15, 18)]),
+            23
+        );
+        assert_eq!(
+            leave_within(0, 100, &[leave(10, 20), leave(15, 30), leave(90, 200)]),
+            30
+        );
     }
 
     #[test]

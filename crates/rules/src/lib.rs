@@ -20,6 +20,7 @@
 #![warn(missing_docs)]
 
 mod clock;
+mod conditional;
 mod error;
 mod fen;
 mod game;
@@ -29,7 +30,10 @@ mod pgn;
 mod pgn_read;
 mod variant;
 
-pub use clock::{DAY_SECONDS, FISCHER_PRESETS, TimeControl};
+pub use clock::{
+    DAY_SECONDS, FISCHER_PRESETS, LeavePeriod, TimeControl, deadline_with_leave, leave_within,
+};
+pub use conditional::{ConditionalError, ConditionalLimits, ConditionalLines, Reply};
 pub use error::{ClaimError, GameOver, MoveError, ReplayError, SetupError};
 pub use fen::STANDARD_START_FEN;
 pub use game::{

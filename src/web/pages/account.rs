@@ -8,6 +8,7 @@ use serde::Deserialize;
 
 use super::{check_csrf, render, require_login, see_other};
 use crate::usecases::accounts::{self, LoginError, SignUpError};
+use crate::usecases::leave::{self, LeaveSummary};
 use crate::web::api::client_address;
 use crate::web::errors::WebError;
 use crate::web::{AppState, Layout, session};
@@ -35,6 +36,9 @@ struct LoginPage {
 struct AccountPage {
     layout: Layout,
     new_token: Option<String>,
+    leave: LeaveSummary,
+    leave_error: Option<String>,
+    today: String,
 }
 
 /// Only a path on this site may be a redirect target.
@@ -180,15 +184,39 @@ pub async fn logout(session: Session, form: web::Form<CsrfForm>) -> Result<HttpR
     Ok(see_other("/"))
 }
 
-pub async fn account_page(session: Session) -> Result<HttpResponse, WebError> {
-    if let Err(redirect) = require_login(&session, "/account") {
-        return Ok(*redirect);
-    }
+/// Draws the account page for the logged-in user, with an optional new token or leave error.
+async fn account_page_for(
+    state: &AppState,
+    session: &Session,
+    user_id: i64,
+    status: StatusCode,
+    new_token: Option<String>,
+    leave_error: Option<String>,
+) -> Result<HttpResponse, WebError> {
+    let now = state.now();
+    let allowance = state.settings.game.leave_days_per_year;
+    let leave = state
+        .db(move |c| leave::leave_summary(c, now, allowance, user_id))
+        .await??;
     let page = AccountPage {
-        layout: Layout::from_session(&session),
-        new_token: None,
+        layout: Layout::from_session(session),
+        new_token,
+        leave,
+        leave_error,
+        today: now.date().format("%Y-%m-%d").to_string(),
     };
-    render(StatusCode::OK, &page)
+    render(status, &page)
+}
+
+pub async fn account_page(
+    state: web::Data<AppState>,
+    session: Session,
+) -> Result<HttpResponse, WebError> {
+    let user_id = match require_login(&session, "/account") {
+        Ok(id) => id,
+        Err(redirect) => return Ok(*redirect),
+    };
+    account_page_for(&state, &session, user_id, StatusCode::OK, None, None).await
 }
 
 #[derive(Deserialize)]
@@ -219,9 +247,89 @@ pub async fn create_token(
         .db(move |c| accounts::create_api_token(c, now, user_id, &label))
         .await??;
     // Shown once, in this response only; never stored in clear.
-    let page = AccountPage {
-        layout: Layout::from_session(&session),
-        new_token: Some(token),
+    account_page_for(&state, &session, user_id, StatusCode::OK, Some(token), None).await
+}
+
+#[derive(Deserialize)]
+pub struct LeaveForm {
+    csrf_token: String,
+    start: String,
+    days: String,
+}
+
+pub async fn book_leave(
+    state: web::Data<AppState>,
+    session: Session,
+    form: web::Form<LeaveForm>,
+) -> Result<HttpResponse, WebError> {
+    let user_id = match require_login(&session, "/account") {
+        Ok(id) => id,
+        Err(redirect) => return Ok(*redirect),
     };
-    render(StatusCode::OK, &page)
+    check_csrf(&session, &form.csrf_token)?;
+    let unprocessable = StatusCode::UNPROCESSABLE_ENTITY;
+    let Ok(start) = chrono::NaiveDate::parse_from_str(form.start.trim(), "%Y-%m-%d") else {
+        let msg = "give the first day of leave as a date like 2026-12-24".to_string();
+        return account_page_for(&state, &session, user_id, unprocessable, None, Some(msg)).await;
+    };
+    let Ok(days) = form.days.trim().parse::<i64>() else {
+        let msg = "give the number of days as a number".to_string();
+        return account_page_for(&state, &session, user_id, unprocessable, None, Some(msg)).await;
+    };
+    let now = state.now();
+    let allowance = state.settings.game.leave_days_per_year;
+    match state
+        .db(move |c| leave::book_leave(c, now, allowance, user_id, start, days))
+        .await?
+    {
+        Ok(l) => {
+            let text = format!(
+                "Leave booked: {} days from {start}. Your clocks stand still then.",
+                l.days()
+            );
+            session::flash(&session, "info", text);
+            Ok(see_other("/account"))
+        }
+        Err(leave::LeaveError::Db(e)) => Err(e.into()),
+        Err(e) => {
+            account_page_for(
+                &state,
+                &session,
+                user_id,
+                unprocessable,
+                None,
+                Some(e.to_string()),
+            )
+            .await
+        }
+    }
+}
+
+pub async fn cancel_leave(
+    state: web::Data<AppState>,
+    session: Session,
+    path: web::Path<i64>,
+    form: web::Form<CsrfForm>,
+) -> Result<HttpResponse, WebError> {
+    let user_id = match require_login(&session, "/account") {
+        Ok(id) => id,
+        Err(redirect) => return Ok(*redirect),
+    };
+    check_csrf(&session, &form.csrf_token)?;
+    let id = path.into_inner();
+    let now = state.now();
+    match state
+        .db(move |c| leave::cancel_leave(c, now, user_id, id))
+        .await?
+    {
+        Ok(()) => {
+            session::flash(&session, "info", "Leave cancelled.");
+            Ok(see_other("/account"))
+        }
+        Err(leave::LeaveError::Db(e)) => Err(e.into()),
+        Err(e) => {
+            let status = StatusCode::NOT_FOUND;
+            account_page_for(&state, &session, user_id, status, None, Some(e.to_string())).await
+        }
+    }
 }

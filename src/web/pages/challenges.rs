@@ -89,6 +89,10 @@ pub struct CreateForm {
     on_time: Option<String>,
     opponent: Option<String>,
     kind: Option<String>,
+    /// `rated` or `casual` (the default).
+    rated: Option<String>,
+    /// The "private game" checkbox.
+    private: Option<String>,
 }
 
 pub async fn create(
@@ -119,8 +123,9 @@ pub async fn create(
         },
         opponent: form.opponent,
         link_only: form.kind.as_deref() == Some("link"),
-        rated: false,
+        rated: form.rated.as_deref() == Some("rated"),
         auto_flag: form.on_time.as_deref() != Some("claim"),
+        private: form.private.is_some(),
     };
     let now = state.now();
     match state

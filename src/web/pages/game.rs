@@ -7,10 +7,12 @@ use askama::Template;
 use serde::Deserialize;
 use slowfuse_rules::{Color, EndReason, Variant};
 
+use super::conversation::{TalkView, fill_note, remember_preference, talk_view};
 use super::home::{duration_text, time_left_text};
 use super::{check_csrf, render, require_login, see_other};
 use crate::usecases::clocks::{seconds_left, time_control_of};
 use crate::usecases::games::{GameRecord, color_name, load_game};
+use crate::usecases::messages::{MessageError, readable_conversation};
 use crate::usecases::play::{self, Action, ActionRequest, PlayError};
 use crate::web::board::{BoardView, board_view};
 use crate::web::errors::{WebError, play_status};
@@ -63,22 +65,40 @@ struct GamePage {
     time_control: String,
     white_clock: String,
     black_clock: String,
+    /// "bob is on leave until …" for each player on leave now.
+    leave_text: Vec<String>,
+    /// Pieces in hand (crazyhouse): White's and Black's.
+    pockets: Option<(String, String)>,
+    /// The viewer's own conditional lines, filled in by the handler.
+    my_conditional: Option<String>,
+    /// Comments, kibitz and notes as this viewer may see and write them.
+    talk: TalkView,
+    /// The viewer's own tags on this game, filled in by the handler.
+    my_tags: super::tags::TagBox,
 }
 
 #[derive(Deserialize)]
 pub struct ViewQuery {
     ply: Option<String>,
+    /// `hide` or `show`: the "Hide comments" preference.
+    comments: Option<String>,
 }
 
 /// What the player typed, kept when the page is shown again with an error.
 #[derive(Default)]
-struct Typed {
-    action: String,
-    mv: String,
-    message: String,
+pub(super) struct Typed {
+    pub action: String,
+    pub mv: String,
+    pub message: String,
+    pub kibitz: String,
+    /// The notes box's text, when the notes form was refused.
+    pub note: Option<String>,
 }
 
 fn clock_text(record: &GameRecord, color: Color, now: chrono::NaiveDateTime) -> String {
+    if !record.is_started() {
+        return String::new();
+    }
     seconds_left(record, color, now).map_or(String::new(), duration_text)
 }
 
@@ -104,6 +124,40 @@ fn status_text(record: &GameRecord) -> String {
     }
 }
 
+/// The logged-in player's own conditional lines in this game (never anyone else's).
+async fn own_conditional_lines(
+    state: &AppState,
+    session: &Session,
+    record: &GameRecord,
+) -> Result<Option<String>, WebError> {
+    let Some(me) = session::current_user_id(session).filter(|id| record.color_of(*id).is_some())
+    else {
+        return Ok(None);
+    };
+    let record = record.clone();
+    state
+        .db(move |c| crate::usecases::conditional::my_lines(c, &record, me))
+        .await?
+        .map_err(|e| WebError::Internal(e.to_string()))
+}
+
+/// Pieces in hand as text, e.g. `P P N`; empty when none.
+fn pocket_text(p: &slowfuse_rules::Pocket) -> String {
+    let mut out = Vec::new();
+    for (n, letter) in [
+        (p.queens, "Q"),
+        (p.rooks, "R"),
+        (p.bishops, "B"),
+        (p.knights, "N"),
+        (p.pawns, "P"),
+    ] {
+        for _ in 0..n {
+            out.push(letter);
+        }
+    }
+    out.join(" ")
+}
+
 fn build_page(
     state: &AppState,
     session: &Session,
@@ -121,19 +175,13 @@ fn build_page(
     let started = record.is_started();
     let mut moves: Vec<MoveLine> = Vec::new();
     let mut comments_by_ply: Vec<Vec<String>> = vec![Vec::new(); last_ply as usize + 1];
-    for m in &record.moves {
-        if let Some(c) = &m.comment {
-            let author = record
-                .players
-                .iter()
-                .find(|p| Some(p.user_id) == m.player_id)
-                .map_or("", |p| p.username.as_str());
-            comments_by_ply[(m.ply + 1) as usize].push(format!("{author}: {c}"));
+    let talk = talk_view(state, session, record, view, &typed);
+    if !talk.hidden {
+        let viewer = session::current_user_id(session);
+        for entry in readable_conversation(record, viewer) {
+            let slot = (entry.ply.max(0) as usize).min(last_ply as usize);
+            comments_by_ply[slot].push(entry.line());
         }
-    }
-    for msg in &record.messages {
-        let slot = (msg.message.ply.max(0) as usize).min(last_ply as usize);
-        comments_by_ply[slot].push(format!("{}: {}", msg.author, msg.message.body));
     }
     let start_black = game.initial_fen().split(' ').nth(1) == Some("b");
     let start_number: u32 = game
@@ -166,10 +214,16 @@ fn build_page(
     }
     let incoming_offer =
         me.is_some_and(|c| record.game.draw_offer.as_deref() == Some(color_name(!c)));
-    let mut actions = vec![ActionChoice {
-        value: "move",
-        label: "Move",
-    }];
+    let mut actions = vec![
+        ActionChoice {
+            value: "move",
+            label: "Move",
+        },
+        ActionChoice {
+            value: "conditional_move",
+            label: "Conditional moves",
+        },
+    ];
     if incoming_offer {
         actions.push(ActionChoice {
             value: "accept_draw",
@@ -179,12 +233,21 @@ fn build_page(
             value: "decline_draw",
             label: "Decline draw",
         });
+    } else if me.is_some_and(|c| record.game.draw_offer.as_deref() == Some(color_name(c))) {
+        actions.push(ActionChoice {
+            value: "withdraw_draw",
+            label: "Withdraw draw offer",
+        });
     } else {
         actions.push(ActionChoice {
             value: "offer_draw",
             label: "Offer draw",
         });
     }
+    actions.push(ActionChoice {
+        value: "comment",
+        label: "Comment only",
+    });
     actions.push(ActionChoice {
         value: "claim_draw",
         label: "Claim draw",
@@ -251,6 +314,24 @@ fn build_page(
             String::new()
         },
         time_control: time_control_of(&record.game).describe(),
+        pockets: game
+            .pockets_at(view_ply)
+            .map(|p| (pocket_text(&p.white), pocket_text(&p.black))),
+        my_conditional: None,
+        leave_text: record
+            .players
+            .iter()
+            .filter_map(|p| {
+                let until = crate::usecases::leave::on_leave_until(&p.leave, state.now())?;
+                Some(format!(
+                    "{} is on leave until {} UTC: their clock stands still.",
+                    p.username,
+                    until.format("%Y-%m-%d %H:%M")
+                ))
+            })
+            .collect(),
+        talk,
+        my_tags: super::tags::TagBox::default(),
         white_clock: clock_text(record, Color::White, state.now()),
         black_clock: clock_text(record, Color::Black, state.now()),
     })
@@ -269,7 +350,11 @@ pub async fn show(
         .ok_or(WebError::NotFound)?;
     // A ply that is not a number shows the current position.
     let view = query.ply.as_deref().and_then(|p| p.parse().ok());
-    let page = build_page(&state, &session, &record, view, None, Typed::default())?;
+    remember_preference(&session, query.comments.as_deref());
+    let mut page = build_page(&state, &session, &record, view, None, Typed::default())?;
+    page.my_conditional = own_conditional_lines(&state, &session, &record).await?;
+    fill_note(&state, &session, &record, &mut page.talk, false).await?;
+    page.my_tags = super::tags::tag_box(&state, &session, id).await?;
     render(StatusCode::OK, &page)
 }
 
@@ -295,6 +380,12 @@ fn done_text(action: &Action, record: &GameRecord) -> String {
         Action::DeclineDraw => "You declined the draw offer.".into(),
         Action::ClaimDraw => "Your draw claim holds: the game is drawn.".into(),
         Action::ClaimTimeout => "Your opponent ran out of time: the game is over.".into(),
+        Action::ConditionalMove(_) => {
+            "Your conditional moves are saved; only you can see them.".into()
+        }
+        Action::WithdrawDraw => "You withdrew your draw offer.".into(),
+        Action::Comment => "Your comment is posted.".into(),
+        Action::GiveTime(days) => format!("You gave your opponent {} more days.", days.trim()),
     }
 }
 
@@ -315,6 +406,7 @@ pub async fn act(
         action: form.action.clone(),
         mv: form.mv.clone().unwrap_or_default(),
         message: form.message.clone().unwrap_or_default(),
+        ..Typed::default()
     };
     let Some(action) = Action::parse(&form.action, form.mv.as_deref()) else {
         return Err(WebError::BadRequest("unknown action".into()));
@@ -333,15 +425,17 @@ pub async fn act(
             session::flash(&session, "info", done_text(&action, &record));
             Ok(see_other(&format!("/games/{id}")))
         }
-        Err(PlayError::Db(e)) => Err(e.into()),
-        Err(PlayError::NotFound) => Err(WebError::NotFound),
+        Err(PlayError::Db(e) | PlayError::Message(MessageError::Db(e))) => Err(e.into()),
+        Err(PlayError::NotFound | PlayError::Message(MessageError::NotFound)) => {
+            Err(WebError::NotFound)
+        }
         Err(err) => {
             let status = play_status(&err);
             let record = state
                 .db(move |c| load_game(c, id))
                 .await??
                 .ok_or(WebError::NotFound)?;
-            let page = build_page(
+            let mut page = build_page(
                 &state,
                 &session,
                 &record,
@@ -349,7 +443,70 @@ pub async fn act(
                 Some(err.to_string()),
                 typed,
             )?;
+            page.my_conditional = own_conditional_lines(&state, &session, &record).await?;
+            fill_note(&state, &session, &record, &mut page.talk, false).await?;
+            page.my_tags = super::tags::tag_box(&state, &session, id).await?;
             render(status, &page)
         }
     }
+}
+
+/// Draws the game page again with a refusal (`status`, `message`) and what was typed.
+pub(super) async fn refuse(
+    state: &AppState,
+    session: &Session,
+    id: i64,
+    status: StatusCode,
+    message: String,
+    typed: Typed,
+) -> Result<HttpResponse, WebError> {
+    let record = state
+        .db(move |c| load_game(c, id))
+        .await??
+        .ok_or(WebError::NotFound)?;
+    let note_typed = typed.note.is_some();
+    let mut page = build_page(state, session, &record, None, Some(message), typed)?;
+    page.my_conditional = own_conditional_lines(state, session, &record).await?;
+    fill_note(state, session, &record, &mut page.talk, note_typed).await?;
+    page.my_tags = super::tags::tag_box(state, session, id).await?;
+    render(status, &page)
+}
+
+/// Draws the game page again with a refused tag edit shown in the tag box.
+pub(super) async fn show_with_tags(
+    state: &AppState,
+    session: &Session,
+    id: i64,
+    tags: super::tags::TagBox,
+    status: StatusCode,
+) -> Result<HttpResponse, WebError> {
+    let record = state
+        .db(move |c| load_game(c, id))
+        .await??
+        .ok_or(WebError::NotFound)?;
+    let mut page = build_page(state, session, &record, None, None, Typed::default())?;
+    page.my_conditional = own_conditional_lines(state, session, &record).await?;
+    fill_note(state, session, &record, &mut page.talk, false).await?;
+    page.my_tags = tags;
+    render(status, &page)
+}
+
+/// Deletes the logged-in player's conditional lines in this game.
+pub async fn clear_conditional(
+    state: web::Data<AppState>,
+    session: Session,
+    path: web::Path<String>,
+    form: web::Form<super::account::CsrfForm>,
+) -> Result<HttpResponse, WebError> {
+    let id: i64 = path.parse().map_err(|_| WebError::NotFound)?;
+    let me = match require_login(&session, &format!("/games/{id}")) {
+        Ok(me) => me,
+        Err(redirect) => return Ok(*redirect),
+    };
+    check_csrf(&session, form.csrf_token())?;
+    state
+        .db(move |c| crate::usecases::conditional::clear_lines(c, id, me))
+        .await??;
+    session::flash(&session, "info", "Your conditional moves are cleared.");
+    Ok(see_other(&format!("/games/{id}")))
 }

@@ -2,8 +2,12 @@
 
 mod account;
 mod challenges;
+mod conversation;
 mod game;
 mod home;
+mod profile;
+mod search;
+mod tags;
 
 use actix_session::Session;
 use actix_web::http::StatusCode;
@@ -17,6 +21,8 @@ use crate::web::session;
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/", web::get().to(home::index))
         .route("/games", web::get().to(home::my_games_page))
+        .route("/search", web::get().to(search::search_page))
+        .route("/search.pgn", web::get().to(search::search_pgn))
         .route("/next", web::get().to(home::next_game))
         .route("/signup", web::get().to(account::signup_form))
         .route("/signup", web::post().to(account::signup))
@@ -25,6 +31,11 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/logout", web::post().to(account::logout))
         .route("/account", web::get().to(account::account_page))
         .route("/account/tokens", web::post().to(account::create_token))
+        .route("/account/leave", web::post().to(account::book_leave))
+        .route(
+            "/account/leave/{id}/cancel",
+            web::post().to(account::cancel_leave),
+        )
         .route("/challenges", web::get().to(challenges::list))
         .route("/challenges", web::post().to(challenges::create))
         .route(
@@ -39,8 +50,20 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             "/challenges/{id}/cancel",
             web::post().to(challenges::cancel),
         )
+        .route("/users/{name}", web::get().to(profile::show))
         .route("/games/{id}", web::get().to(game::show))
-        .route("/games/{id}", web::post().to(game::act));
+        .route("/games/{id}", web::post().to(game::act))
+        .route("/games/{id}/tags", web::post().to(tags::add))
+        .route("/games/{id}/tags/remove", web::post().to(tags::remove))
+        .route("/games/{id}/kibitz", web::post().to(conversation::kibitz))
+        .route(
+            "/games/{id}/notes",
+            web::post().to(conversation::save_notes),
+        )
+        .route(
+            "/games/{id}/conditional/clear",
+            web::post().to(game::clear_conditional),
+        );
 }
 
 /// Renders a template with a status code.

@@ -1,0 +1,2 @@
+DROP TABLE rating_history;
+DROP TABLE ratings;

@@ -1,0 +1,2 @@
+DROP INDEX games_finished_at;
+DROP TABLE game_tags;

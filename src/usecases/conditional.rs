@@ -1,0 +1,208 @@
+//! Conditional moves in storage: each player's hidden lines for a game, entered in advance
+//! and played by the server as the opponent's moves come in. Only their author reads them.
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use slowfuse_rules::{Color, ConditionalLimits, ConditionalLines, Reply};
+
+use crate::db::DbConnection;
+use crate::models::NewGameMessage;
+use crate::schema::{conditional_moves, game_messages};
+use crate::usecases::games::{GameRecord, load_game};
+use crate::usecases::play::{PlayError, submit_move};
+
+/// The most a chain of automatic replies may run in one go (a safety bound; lines are
+/// limited to far fewer moves).
+const MAX_CHAIN: usize = 200;
+
+/// Sets `author`'s lines in a game, replacing any. When the author is to move, the move
+/// every line starts with is played at once and the rest kept.
+#[allow(clippy::too_many_arguments)]
+pub fn set_lines(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    record: &GameRecord,
+    game: slowfuse_rules::Game,
+    author: Color,
+    user_id: i64,
+    text: &str,
+    comment: Option<&str>,
+) -> Result<(), PlayError> {
+    let lines = ConditionalLines::parse(&game, author, text, ConditionalLimits::default())
+        .map_err(PlayError::Conditional)?;
+    clear_lines(conn, record.game.id, user_id)?;
+    let (lines, base_ply) = if game.turn() == author {
+        let (first, rest) = lines.own_move().ok_or(PlayError::EmptyMove)?;
+        submit_move(conn, now, record, game, author, user_id, &first, comment)?;
+        (rest, record.game.ply + 1)
+    } else {
+        (lines, record.game.ply)
+    };
+    if !lines.is_empty() {
+        store_lines(
+            conn,
+            now,
+            record.game.id,
+            user_id,
+            base_ply,
+            &lines.to_storage(),
+        )?;
+    }
+    Ok(())
+}
+
+fn store_lines(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    game_id: i64,
+    user_id: i64,
+    base_ply: i32,
+    stored: &str,
+) -> QueryResult<()> {
+    diesel::insert_into(conditional_moves::table)
+        .values((
+            conditional_moves::game_id.eq(game_id),
+            conditional_moves::user_id.eq(user_id),
+            conditional_moves::base_ply.eq(base_ply),
+            conditional_moves::lines.eq(stored),
+            conditional_moves::created_at.eq(now),
+            conditional_moves::updated_at.eq(now),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Deletes a player's lines in a game.
+pub fn clear_lines(conn: &mut DbConnection, game_id: i64, user_id: i64) -> QueryResult<usize> {
+    diesel::delete(
+        conditional_moves::table
+            .filter(conditional_moves::game_id.eq(game_id))
+            .filter(conditional_moves::user_id.eq(user_id)),
+    )
+    .execute(conn)
+}
+
+fn stored_lines(
+    conn: &mut DbConnection,
+    game_id: i64,
+    user_id: i64,
+) -> QueryResult<Option<(i32, String)>> {
+    conditional_moves::table
+        .filter(conditional_moves::game_id.eq(game_id))
+        .filter(conditional_moves::user_id.eq(user_id))
+        .select((conditional_moves::base_ply, conditional_moves::lines))
+        .first(conn)
+        .optional()
+}
+
+/// A player's own lines, in SAN, as of the current position; `None` when they have none.
+/// Callers must only ever pass the requesting user's own id.
+pub fn my_lines(
+    conn: &mut DbConnection,
+    record: &GameRecord,
+    user_id: i64,
+) -> Result<Option<String>, PlayError> {
+    let Some(author) = record.color_of(user_id) else {
+        return Ok(None);
+    };
+    let Some((base_ply, stored)) = stored_lines(conn, record.game.id, user_id)? else {
+        return Ok(None);
+    };
+    if base_ply != record.game.ply {
+        return Ok(None);
+    }
+    let game = record.rules_game()?;
+    Ok(ConditionalLines::from_storage(&game, author, &stored)
+        .ok()
+        .map(|l| l.to_text()))
+}
+
+/// After a move: while the player to move has lines answering the last move, plays their
+/// reply, then looks at the other player's lines, and so on. Lines that the game left
+/// behind are dropped; a reply that cannot be played drops its lines with a notice to
+/// their author.
+pub fn follow_lines(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    game_id: i64,
+) -> Result<(), PlayError> {
+    for _ in 0..MAX_CHAIN {
+        let record = load_game(conn, game_id)?.ok_or(PlayError::NotFound)?;
+        if !record.is_started() || record.game.ply == 0 {
+            return Ok(());
+        }
+        let author = record.turn();
+        let Some(player) = record.player(author).cloned() else {
+            return Ok(());
+        };
+        let Some((base_ply, stored)) = stored_lines(conn, game_id, player.user_id)? else {
+            return Ok(());
+        };
+        clear_lines(conn, game_id, player.user_id)?;
+        let last = record
+            .moves
+            .last()
+            .map(|m| m.uci.clone())
+            .unwrap_or_default();
+        if base_ply != record.game.ply - 1 {
+            return Ok(());
+        }
+        let lines = ConditionalLines::from_storage_unchecked(&stored);
+        let (reply, rest) = match lines.answer(&last) {
+            Reply::Play { uci, rest } => (uci, rest),
+            Reply::Exhausted | Reply::Deviation => return Ok(()),
+        };
+        let game = record.rules_game()?;
+        match submit_move(
+            conn,
+            now,
+            &record,
+            game,
+            author,
+            player.user_id,
+            &reply,
+            None,
+        ) {
+            Ok(()) => {}
+            Err(PlayError::Move(e)) => {
+                let body = format!(
+                    "Your conditional move {reply} could not be played ({e}); your remaining lines in this game were dropped."
+                );
+                notify_author(conn, now, &record, player.user_id, &body)?;
+                return Ok(());
+            }
+            Err(other) => return Err(other),
+        }
+        if !rest.is_empty() {
+            store_lines(
+                conn,
+                now,
+                game_id,
+                player.user_id,
+                record.game.ply + 1,
+                &rest.to_storage(),
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn notify_author(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    record: &GameRecord,
+    user_id: i64,
+    body: &str,
+) -> QueryResult<()> {
+    diesel::insert_into(game_messages::table)
+        .values(NewGameMessage {
+            game_id: record.game.id,
+            user_id,
+            ply: record.game.ply,
+            kind: "notice",
+            body,
+            created_at: now,
+        })
+        .execute(conn)?;
+    Ok(())
+}

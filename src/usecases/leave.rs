@@ -1,0 +1,249 @@
+//! Leave: a yearly allowance of days during which a player's clocks stand still in every
+//! game. Booking or cancelling leave moves the deadlines of the games awaiting their move.
+
+use chrono::{Datelike, Duration, NaiveDate, NaiveDateTime};
+use diesel::prelude::*;
+use slowfuse_rules::LeavePeriod;
+
+use crate::db::{DbConnection, lock_game};
+use crate::schema::{game_players, games, leaves};
+use crate::usecases::clocks::{deadline, time_control_of};
+use crate::usecases::games::load_game;
+
+/// One booked leave.
+#[derive(Clone, Debug, Queryable, Selectable, PartialEq, Eq)]
+#[diesel(table_name = leaves)]
+pub struct Leave {
+    pub id: i64,
+    pub user_id: i64,
+    pub starts_at: NaiveDateTime,
+    pub ends_at: NaiveDateTime,
+    pub created_at: NaiveDateTime,
+}
+
+impl Leave {
+    /// Whole days booked.
+    pub fn days(&self) -> i64 {
+        (self.ends_at - self.starts_at).num_days()
+    }
+}
+
+/// Why leave could not be booked or cancelled.
+#[derive(Debug, thiserror::Error)]
+pub enum LeaveError {
+    #[error("leave starts today or later")]
+    InThePast,
+    #[error("book between 1 and {0} days at a time")]
+    BadLength(i64),
+    #[error("that overlaps leave you have already booked")]
+    Overlap,
+    #[error(
+        "that would take {wanted} days of leave in {year}, where {left} of {allowance} are left"
+    )]
+    OverAllowance {
+        year: i32,
+        wanted: i64,
+        left: i64,
+        allowance: i64,
+    },
+    #[error("no such leave of yours that has not started yet")]
+    NotCancellable,
+    #[error(transparent)]
+    Db(#[from] diesel::result::Error),
+    #[error(transparent)]
+    Corrupt(#[from] crate::usecases::games::CorruptGame),
+}
+
+/// A player's leave this year and their bookings from today on.
+#[derive(Clone, Debug)]
+pub struct LeaveSummary {
+    pub year: i32,
+    pub allowance: i64,
+    pub used: i64,
+    pub left: i64,
+    pub bookings: Vec<Leave>,
+}
+
+/// Seconds since the epoch, as the rules crate counts.
+pub fn epoch(t: NaiveDateTime) -> i64 {
+    t.and_utc().timestamp()
+}
+
+/// From seconds since the epoch back to a timestamp.
+pub fn from_epoch(s: i64) -> NaiveDateTime {
+    chrono::DateTime::from_timestamp(s, 0).map_or(NaiveDateTime::MIN, |d| d.naive_utc())
+}
+
+fn all_leaves(conn: &mut DbConnection, user_id: i64) -> QueryResult<Vec<Leave>> {
+    leaves::table
+        .filter(leaves::user_id.eq(user_id))
+        .order(leaves::starts_at.asc())
+        .select(Leave::as_select())
+        .load(conn)
+}
+
+/// A player's leave as periods for clock arithmetic.
+pub fn leave_periods(conn: &mut DbConnection, user_id: i64) -> QueryResult<Vec<LeavePeriod>> {
+    Ok(all_leaves(conn, user_id)?
+        .iter()
+        .map(|l| LeavePeriod {
+            start: epoch(l.starts_at),
+            end: epoch(l.ends_at),
+        })
+        .collect())
+}
+
+/// Days of `[start, end)` falling in `year`.
+fn days_in_year(start: NaiveDateTime, end: NaiveDateTime, year: i32) -> i64 {
+    let year_start = NaiveDate::from_ymd_opt(year, 1, 1)
+        .unwrap_or_default()
+        .and_time(Default::default());
+    let year_end = NaiveDate::from_ymd_opt(year + 1, 1, 1)
+        .unwrap_or_default()
+        .and_time(Default::default());
+    (end.min(year_end) - start.max(year_start))
+        .num_days()
+        .max(0)
+}
+
+/// Books `days` days of leave from the start of `start` (UTC).
+pub fn book_leave(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    allowance: i64,
+    user_id: i64,
+    start: NaiveDate,
+    days: i64,
+) -> Result<Leave, LeaveError> {
+    if start < now.date() {
+        return Err(LeaveError::InThePast);
+    }
+    if !(1..=allowance).contains(&days) {
+        return Err(LeaveError::BadLength(allowance));
+    }
+    let starts_at = start.and_time(Default::default());
+    let ends_at = starts_at + Duration::days(days);
+    conn.transaction(|conn| {
+        let existing = all_leaves(conn, user_id)?;
+        if existing
+            .iter()
+            .any(|l| l.starts_at < ends_at && starts_at < l.ends_at)
+        {
+            return Err(LeaveError::Overlap);
+        }
+        for year in starts_at.year()..=(ends_at - Duration::seconds(1)).year() {
+            let used: i64 = existing
+                .iter()
+                .map(|l| days_in_year(l.starts_at, l.ends_at, year))
+                .sum();
+            let wanted = days_in_year(starts_at, ends_at, year);
+            if used + wanted > allowance {
+                return Err(LeaveError::OverAllowance {
+                    year,
+                    wanted,
+                    left: (allowance - used).max(0),
+                    allowance,
+                });
+            }
+        }
+        diesel::insert_into(leaves::table)
+            .values((
+                leaves::user_id.eq(user_id),
+                leaves::starts_at.eq(starts_at),
+                leaves::ends_at.eq(ends_at),
+                leaves::created_at.eq(now),
+            ))
+            .execute(conn)?;
+        refresh_deadlines(conn, user_id)?;
+        let booked = all_leaves(conn, user_id)?
+            .into_iter()
+            .find(|l| l.starts_at == starts_at)
+            .ok_or(LeaveError::Db(diesel::result::Error::NotFound))?;
+        Ok(booked)
+    })
+}
+
+/// Cancels leave that has not started yet.
+pub fn cancel_leave(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    user_id: i64,
+    leave_id: i64,
+) -> Result<(), LeaveError> {
+    conn.transaction(|conn| {
+        let deleted = diesel::delete(
+            leaves::table
+                .filter(leaves::id.eq(leave_id))
+                .filter(leaves::user_id.eq(user_id))
+                .filter(leaves::starts_at.gt(now)),
+        )
+        .execute(conn)?;
+        if deleted == 0 {
+            return Err(LeaveError::NotCancellable);
+        }
+        refresh_deadlines(conn, user_id)?;
+        Ok(())
+    })
+}
+
+/// Recomputes the deadline of every running game awaiting `user_id`'s move.
+fn refresh_deadlines(conn: &mut DbConnection, user_id: i64) -> Result<(), LeaveError> {
+    let periods = leave_periods(conn, user_id)?;
+    let mine: Vec<(i64, String)> = game_players::table
+        .inner_join(games::table)
+        .filter(game_players::user_id.eq(user_id))
+        .filter(games::status.eq("started"))
+        .select((games::id, game_players::color))
+        .load(conn)?;
+    for (game_id, color) in mine {
+        if !lock_game(conn, game_id)? {
+            continue;
+        }
+        let Some(record) = load_game(conn, game_id)? else {
+            continue;
+        };
+        if record.game.turn != color {
+            continue;
+        }
+        let tc = time_control_of(&record.game);
+        let bank = record
+            .player(record.turn())
+            .and_then(|p| p.time_left_seconds);
+        let turn_start = record.game.last_move_at.unwrap_or(record.game.created_at);
+        diesel::update(games::table.find(game_id))
+            .set(games::deadline_at.eq(deadline(tc, turn_start, bank, &periods)))
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// This year's leave and the bookings still to come or under way.
+pub fn leave_summary(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    allowance: i64,
+    user_id: i64,
+) -> QueryResult<LeaveSummary> {
+    let all = all_leaves(conn, user_id)?;
+    let year = now.year();
+    let used: i64 = all
+        .iter()
+        .map(|l| days_in_year(l.starts_at, l.ends_at, year))
+        .sum();
+    Ok(LeaveSummary {
+        year,
+        allowance,
+        used,
+        left: (allowance - used).max(0),
+        bookings: all.into_iter().filter(|l| l.ends_at > now).collect(),
+    })
+}
+
+/// When the player's current leave ends, if they are on leave now.
+pub fn on_leave_until(periods: &[LeavePeriod], now: NaiveDateTime) -> Option<NaiveDateTime> {
+    let t = epoch(now);
+    periods
+        .iter()
+        .find(|p| p.start <= t && t < p.end)
+        .map(|p| from_epoch(p.end))
+}

@@ -1,0 +1,338 @@
+//! The talk around a game: players' comments, spectators' kibitz, private notes, and the one
+//! rule (`may_read`) deciding who may read each; the page, the API and the PGN all ask it.
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+use crate::db::{DbConnection, lock_game};
+use crate::models::NewGameMessage;
+use crate::schema::{game_messages, game_players, games};
+use crate::usecases::games::{GameRecord, load_game};
+
+/// What a piece of writing is, as stored in `game_messages.kind`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A player's words to the opponent (with a move, an action, or on their own).
+    Comment,
+    /// A spectator's remark in a public game.
+    Kibitz,
+    /// A player's private note: one per player and game.
+    Note,
+    /// A notice from the server to one player (a conditional line dropped), stored under
+    /// their name.
+    Notice,
+}
+
+impl Kind {
+    /// The stored name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Comment => "comment",
+            Kind::Kibitz => "kibitz",
+            Kind::Note => "note",
+            Kind::Notice => "notice",
+        }
+    }
+
+    /// Reads a stored name; unknown kinds are never shown.
+    pub fn parse(s: &str) -> Option<Kind> {
+        match s {
+            "comment" => Some(Kind::Comment),
+            "kibitz" => Some(Kind::Kibitz),
+            "note" => Some(Kind::Note),
+            "notice" => Some(Kind::Notice),
+            _ => None,
+        }
+    }
+}
+
+/// Whether `reader` (a user id, or `None` for an anonymous visitor or a public export) may
+/// read something of `kind` written by `author_id` in this game. The only such rule:
+/// - a note, or a notice from the server: the one player it belongs to;
+/// - a comment: the two players; everyone when the game is public;
+/// - kibitz (public games only): while the game runs, logged-in users who do not play in it;
+///   once it is over, everyone.
+pub fn may_read(record: &GameRecord, reader: Option<i64>, kind: Kind, author_id: i64) -> bool {
+    let plays = reader.is_some_and(|r| record.color_of(r).is_some());
+    match kind {
+        Kind::Note | Kind::Notice => reader == Some(author_id),
+        Kind::Comment => plays || record.game.is_public,
+        Kind::Kibitz => {
+            record.game.is_public && (!record.is_started() || (reader.is_some() && !plays))
+        }
+    }
+}
+
+/// One line of the conversation as a reader sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// How many plies had been played when it was written (a move's comment: after the move).
+    pub ply: i32,
+    pub kind: Kind,
+    pub author: String,
+    pub text: String,
+    pub written_at: NaiveDateTime,
+}
+
+impl Entry {
+    /// "alice: text", or "carol (spectator): text" for kibitz.
+    pub fn line(&self) -> String {
+        match self.kind {
+            Kind::Kibitz => format!("{} (spectator): {}", self.author, self.text),
+            Kind::Notice => format!("Notice (only you see it): {}", self.text),
+            _ => format!("{}: {}", self.author, self.text),
+        }
+    }
+}
+
+/// The comments, kibitz and notices of a game that `reader` may read, in order (never notes:
+/// those are read with `my_note`).
+pub fn readable_conversation(record: &GameRecord, reader: Option<i64>) -> Vec<Entry> {
+    let mut entries: Vec<Entry> = Vec::new();
+    for m in &record.moves {
+        let (Some(text), Some(author_id)) = (&m.comment, m.player_id) else {
+            continue;
+        };
+        if may_read(record, reader, Kind::Comment, author_id) {
+            let author = record
+                .players
+                .iter()
+                .find(|p| p.user_id == author_id)
+                .map_or("?", |p| p.username.as_str());
+            entries.push(Entry {
+                ply: m.ply + 1,
+                kind: Kind::Comment,
+                author: author.to_string(),
+                text: text.clone(),
+                written_at: m.played_at,
+            });
+        }
+    }
+    for msg in &record.messages {
+        let m = &msg.message;
+        let Some(kind) = Kind::parse(&m.kind).filter(|k| *k != Kind::Note) else {
+            continue;
+        };
+        if may_read(record, reader, kind, m.user_id) {
+            entries.push(Entry {
+                ply: m.ply,
+                kind,
+                author: msg.author.clone(),
+                text: m.body.clone(),
+                written_at: m.created_at,
+            });
+        }
+    }
+    entries.sort_by_key(|e| (e.ply, e.written_at));
+    entries
+}
+
+/// A player's private note on a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    pub text: String,
+    pub saved_at: NaiveDateTime,
+}
+
+/// Why something could not be written or read; nothing changed.
+#[derive(Debug, thiserror::Error)]
+pub enum MessageError {
+    #[error("game not found")]
+    NotFound,
+    #[error("only the two players comment in a game; spectators may kibitz in public games")]
+    NotAPlayer,
+    #[error("this game is private: only its two players write in it")]
+    PrivateGame,
+    #[error("you play in this game: write a comment to your opponent instead of kibitzing")]
+    PlayerKibitz,
+    #[error("only the players of a game keep notes on it")]
+    NotesForPlayers,
+    #[error("the {0} is empty: write something first")]
+    Empty(&'static str),
+    #[error("the {what} is too long: at most {max} characters (this one has {got})")]
+    TooLong {
+        what: &'static str,
+        max: usize,
+        got: usize,
+    },
+    #[error(transparent)]
+    Db(#[from] diesel::result::Error),
+}
+
+/// The trimmed text, refused when empty (unless `allow_empty`) or longer than `max` characters.
+fn checked<'a>(
+    text: &'a str,
+    what: &'static str,
+    max: usize,
+    allow_empty: bool,
+) -> Result<&'a str, MessageError> {
+    let text = text.trim();
+    if text.is_empty() && !allow_empty {
+        return Err(MessageError::Empty(what));
+    }
+    let got = text.chars().count();
+    if got > max {
+        return Err(MessageError::TooLong { what, max, got });
+    }
+    Ok(text)
+}
+
+fn insert(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    record: &GameRecord,
+    user_id: i64,
+    kind: Kind,
+    body: &str,
+) -> QueryResult<usize> {
+    diesel::insert_into(game_messages::table)
+        .values(NewGameMessage {
+            game_id: record.game.id,
+            user_id,
+            ply: record.game.ply,
+            kind: kind.as_str(),
+            body,
+            created_at: now,
+        })
+        .execute(conn)
+}
+
+/// A player's comment on its own, at any time (also after the end), stored at the current
+/// ply; returns the game as stored afterwards.
+pub fn comment(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    max_chars: usize,
+    game_id: i64,
+    user_id: i64,
+    text: &str,
+) -> Result<GameRecord, MessageError> {
+    let text = checked(text, "comment", max_chars, false)?;
+    conn.transaction(|conn| {
+        // The lock orders the comment with a move arriving at the same moment.
+        if !lock_game(conn, game_id)? {
+            return Err(MessageError::NotFound);
+        }
+        let record = load_game(conn, game_id)?.ok_or(MessageError::NotFound)?;
+        if record.color_of(user_id).is_none() {
+            return Err(MessageError::NotAPlayer);
+        }
+        insert(conn, now, &record, user_id, Kind::Comment, text)?;
+        load_game(conn, game_id)?.ok_or(MessageError::NotFound)
+    })
+}
+
+/// A spectator's kibitz in a public game (during it or after it).
+pub fn kibitz(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    max_chars: usize,
+    game_id: i64,
+    user_id: i64,
+    text: &str,
+) -> Result<GameRecord, MessageError> {
+    let text = checked(text, "kibitz", max_chars, false)?;
+    conn.transaction(|conn| {
+        if !lock_game(conn, game_id)? {
+            return Err(MessageError::NotFound);
+        }
+        let record = load_game(conn, game_id)?.ok_or(MessageError::NotFound)?;
+        if record.color_of(user_id).is_some() {
+            return Err(MessageError::PlayerKibitz);
+        }
+        if !record.game.is_public {
+            return Err(MessageError::PrivateGame);
+        }
+        insert(conn, now, &record, user_id, Kind::Kibitz, text)?;
+        load_game(conn, game_id)?.ok_or(MessageError::NotFound)
+    })
+}
+
+/// Refuses users who do not play in the game (and games that do not exist).
+fn check_player(conn: &mut DbConnection, game_id: i64, user_id: i64) -> Result<(), MessageError> {
+    let exists: i64 = games::table
+        .filter(games::id.eq(game_id))
+        .count()
+        .get_result(conn)?;
+    if exists == 0 {
+        return Err(MessageError::NotFound);
+    }
+    let seats: i64 = game_players::table
+        .filter(game_players::game_id.eq(game_id))
+        .filter(game_players::user_id.eq(user_id))
+        .count()
+        .get_result(conn)?;
+    if seats == 0 {
+        return Err(MessageError::NotesForPlayers);
+    }
+    Ok(())
+}
+
+fn stored_note(conn: &mut DbConnection, game_id: i64, user_id: i64) -> QueryResult<Option<Note>> {
+    Ok(game_messages::table
+        .filter(game_messages::game_id.eq(game_id))
+        .filter(game_messages::user_id.eq(user_id))
+        .filter(game_messages::kind.eq(Kind::Note.as_str()))
+        .select((game_messages::body, game_messages::created_at))
+        .first::<(String, NaiveDateTime)>(conn)
+        .optional()?
+        .map(|(text, saved_at)| Note { text, saved_at }))
+}
+
+/// The user's own note on a game they play (`None`: none written yet).
+pub fn my_note(
+    conn: &mut DbConnection,
+    game_id: i64,
+    user_id: i64,
+) -> Result<Option<Note>, MessageError> {
+    check_player(conn, game_id, user_id)?;
+    Ok(stored_note(conn, game_id, user_id)?)
+}
+
+/// Saves a player's note, replacing the previous one; an empty text deletes it.
+pub fn save_note(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    max_chars: usize,
+    game_id: i64,
+    user_id: i64,
+    text: &str,
+) -> Result<Option<Note>, MessageError> {
+    let text = checked(text, "note", max_chars, true)?;
+    conn.transaction(|conn| {
+        // Two saves of one note run one after the other.
+        if !lock_game(conn, game_id)? {
+            return Err(MessageError::NotFound);
+        }
+        check_player(conn, game_id, user_id)?;
+        let mine = game_messages::table
+            .filter(game_messages::game_id.eq(game_id))
+            .filter(game_messages::user_id.eq(user_id))
+            .filter(game_messages::kind.eq(Kind::Note.as_str()));
+        if text.is_empty() {
+            diesel::delete(mine).execute(conn)?;
+            return Ok(None);
+        }
+        let ply: i32 = games::table.find(game_id).select(games::ply).first(conn)?;
+        let updated = diesel::update(mine)
+            .set((
+                game_messages::body.eq(text),
+                game_messages::ply.eq(ply),
+                game_messages::created_at.eq(now),
+            ))
+            .execute(conn)?;
+        if updated == 0 {
+            diesel::insert_into(game_messages::table)
+                .values(NewGameMessage {
+                    game_id,
+                    user_id,
+                    ply,
+                    kind: Kind::Note.as_str(),
+                    body: text,
+                    created_at: now,
+                })
+                .execute(conn)?;
+        }
+        Ok(stored_note(conn, game_id, user_id)?)
+    })
+}

@@ -1,0 +1,172 @@
+//! The public profile `/users/{name}`: ratings per variant with their history, recent games.
+
+use actix_session::Session;
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, web};
+use askama::Template;
+
+use super::render;
+use crate::usecases::profiles::{HistoryEntry, Profile, RecentGame, VariantRating, load_profile};
+use crate::usecases::ratings::is_provisional;
+use crate::web::errors::WebError;
+use crate::web::{AppState, Layout};
+
+/// Rating changes shown per variant on the page, newest first.
+pub const PAGE_HISTORY: i64 = 20;
+/// Games shown on the page, most recently active first.
+pub const PAGE_GAMES: i64 = 20;
+
+/// A variant's display name ("Atomic", "Chess960"), or the stored name when unknown.
+pub fn variant_label(stored: &str) -> String {
+    stored
+        .parse::<slowfuse_rules::Variant>()
+        .map(|v| v.display_name().to_string())
+        .unwrap_or_else(|_| stored.to_string())
+}
+
+/// One line of a rating's history as drawn.
+pub struct HistoryLine {
+    pub game_id: i64,
+    pub date: String,
+    pub opponent: String,
+    pub result: &'static str,
+    pub before: i64,
+    pub after: i64,
+    pub change: String,
+}
+
+/// A rating as drawn: rounded, with its provisional mark and history.
+pub struct RatingView {
+    /// The stored variant name (`atomic`), for element ids.
+    pub key: String,
+    pub variant: String,
+    pub rating: i64,
+    pub deviation: i64,
+    pub provisional: bool,
+    pub games: i32,
+    pub history: Vec<HistoryLine>,
+}
+
+/// A recent game as drawn.
+pub struct GameLine {
+    pub id: i64,
+    pub variant: String,
+    pub white: String,
+    pub black: String,
+    pub state: String,
+    pub rated: bool,
+    pub date: String,
+}
+
+fn history_line(h: &HistoryEntry) -> HistoryLine {
+    let c = &h.change;
+    let (before, after) = (
+        c.rating_before.round() as i64,
+        c.rating_after.round() as i64,
+    );
+    let diff = after - before;
+    HistoryLine {
+        game_id: c.game_id,
+        date: c.created_at.format("%Y-%m-%d").to_string(),
+        opponent: h.opponent.clone(),
+        result: if c.score > 0.75 {
+            "won"
+        } else if c.score < 0.25 {
+            "lost"
+        } else {
+            "drew"
+        },
+        before,
+        after,
+        change: if diff > 0 {
+            format!("+{diff}")
+        } else if diff < 0 {
+            format!("−{}", -diff)
+        } else {
+            "±0".to_string()
+        },
+    }
+}
+
+fn rating_view(r: &VariantRating) -> RatingView {
+    RatingView {
+        key: r.rating.variant.clone(),
+        variant: variant_label(&r.rating.variant),
+        rating: r.rating.rating.round() as i64,
+        deviation: r.rating.deviation.round() as i64,
+        provisional: is_provisional(r.rating.deviation),
+        games: r.rating.games,
+        history: r.history.iter().map(history_line).collect(),
+    }
+}
+
+fn game_line(g: &RecentGame) -> GameLine {
+    GameLine {
+        id: g.id,
+        variant: variant_label(&g.variant),
+        white: g.white.clone(),
+        black: g.black.clone(),
+        state: match g.status.as_str() {
+            "started" => "in progress".to_string(),
+            "finished" => g.result.clone(),
+            other => other.to_string(),
+        },
+        rated: g.rated,
+        date: g.updated_at.format("%Y-%m-%d").to_string(),
+    }
+}
+
+#[derive(Template)]
+#[template(path = "profile.html")]
+struct ProfilePage {
+    layout: Layout,
+    username: String,
+    member_since: String,
+    ratings: Vec<RatingView>,
+    games: Vec<GameLine>,
+    leave: Option<crate::usecases::leave::LeaveSummary>,
+    on_leave_until: Option<String>,
+}
+
+impl ProfilePage {
+    fn new(layout: Layout, p: &Profile) -> ProfilePage {
+        ProfilePage {
+            layout,
+            username: p.username.clone(),
+            member_since: p.member_since.format("%Y-%m-%d").to_string(),
+            ratings: p.ratings.iter().map(rating_view).collect(),
+            games: p.recent_games.iter().map(game_line).collect(),
+            leave: None,
+            on_leave_until: None,
+        }
+    }
+}
+
+/// `GET /users/{name}`: anyone may look; 404 for an unknown name.
+pub async fn show(
+    state: web::Data<AppState>,
+    session: Session,
+    path: web::Path<String>,
+) -> Result<HttpResponse, WebError> {
+    let name = path.into_inner();
+    let now = state.now();
+    let allowance = state.settings.game.leave_days_per_year;
+    let (profile, leave, periods) = state
+        .db(move |c| -> Result<_, WebError> {
+            let Some(profile) = load_profile(c, &name, PAGE_HISTORY, PAGE_GAMES)? else {
+                return Ok((None, None, Vec::new()));
+            };
+            let user =
+                crate::usecases::accounts::user_by_name(c, &name)?.ok_or(WebError::NotFound)?;
+            let leave = crate::usecases::leave::leave_summary(c, now, allowance, user.id)?;
+            let periods = crate::usecases::leave::leave_periods(c, user.id)?;
+            Ok((Some(profile), Some(leave), periods))
+        })
+        .await??;
+    let profile = profile.ok_or(WebError::NotFound)?;
+    let mut page = ProfilePage::new(Layout::from_session(&session), &profile);
+    page.leave = leave;
+    page.on_leave_until = crate::usecases::leave::on_leave_until(&periods, now)
+        .map(|t| t.format("%Y-%m-%d %H:%M UTC").to_string());
+    render(StatusCode::OK, &page)
+}

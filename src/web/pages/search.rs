@@ -1,0 +1,239 @@
+//! The game database page `/search` (a GET form, shareable URLs, paged) and its PGN download.
+
+use actix_session::Session;
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use slowfuse_rules::Variant;
+
+use super::home::time_left_text;
+use super::render;
+use crate::usecases::games::load_game;
+use crate::usecases::search::{
+    FoundGame, PGN_CAP, Search, SearchError, SearchParams, SearchResults, Sort, matching_game_ids,
+    search_games,
+};
+use crate::web::errors::WebError;
+use crate::web::export::pgn_of;
+use crate::web::{AppState, Layout, session};
+
+/// One option of the variant list.
+pub struct VariantChoice {
+    pub value: &'static str,
+    pub label: &'static str,
+}
+
+/// One game in the results table.
+pub struct FoundLine {
+    pub id: i64,
+    pub white: String,
+    pub black: String,
+    pub variant: String,
+    pub rated: bool,
+    /// "running", "aborted" or the result with how the game ended.
+    pub state: String,
+    pub started: String,
+    pub finished: String,
+    pub time_left: String,
+    pub tags: Vec<String>,
+}
+
+/// The results part of the page.
+pub struct ResultsView {
+    pub total: i64,
+    pub page: u32,
+    pub pages: u32,
+    pub first: i64,
+    pub last: i64,
+    pub lines: Vec<FoundLine>,
+    pub previous_url: Option<String>,
+    pub next_url: Option<String>,
+    pub pgn_url: String,
+    pub pgn_capped: bool,
+    pub unknown_players: Vec<String>,
+    pub time_left_sort: bool,
+}
+
+#[derive(Template)]
+#[template(path = "search.html")]
+struct SearchPage {
+    layout: Layout,
+    params: SearchParams,
+    logged_in: bool,
+    error: Option<String>,
+    variants: Vec<VariantChoice>,
+    results: Option<ResultsView>,
+    pgn_cap: i64,
+}
+
+/// Reads and checks the query string; a query that cannot be read keeps no fields.
+fn parse(req: &HttpRequest, logged_in: bool) -> (SearchParams, Result<Search, SearchError>) {
+    match SearchParams::from_query(req.query_string()) {
+        Ok(params) => {
+            let checked = params.check(logged_in);
+            (params, checked)
+        }
+        Err(e) => (SearchParams::default(), Err(e)),
+    }
+}
+
+fn line(found: FoundGame, now: chrono::NaiveDateTime) -> FoundLine {
+    let g = found.game;
+    let day = |t: Option<chrono::NaiveDateTime>| {
+        t.map(|t| t.format("%Y-%m-%d").to_string())
+            .unwrap_or_default()
+    };
+    let state = match g.status.as_str() {
+        "started" => "running".to_string(),
+        "aborted" => "aborted".to_string(),
+        _ => match g.termination.as_deref() {
+            Some(t) => format!("{} ({})", g.result, t.replace('_', " ")),
+            None => g.result.clone(),
+        },
+    };
+    FoundLine {
+        id: g.id,
+        white: found.white,
+        black: found.black,
+        variant: g
+            .variant
+            .parse::<Variant>()
+            .map(|v| v.display_name().to_string())
+            .unwrap_or_else(|_| g.variant.clone()),
+        rated: g.rated,
+        time_left: if g.status == "started" {
+            time_left_text(g.deadline_at, now)
+        } else {
+            String::new()
+        },
+        started: day(Some(g.created_at)),
+        finished: day(g.finished_at),
+        state,
+        tags: found.tags,
+    }
+}
+
+fn results_view(
+    params: &SearchParams,
+    found: SearchResults,
+    sort: Sort,
+    now: chrono::NaiveDateTime,
+) -> ResultsView {
+    let pages = found.pages();
+    let first = i64::from(found.page - 1) * i64::from(found.per_page) + 1;
+    let shown = found.games.len() as i64;
+    ResultsView {
+        total: found.total,
+        page: found.page,
+        pages,
+        first,
+        last: first + shown - 1,
+        previous_url: (found.page > 1)
+            .then(|| format!("/search?{}", params.to_query(Some(found.page - 1)))),
+        next_url: found
+            .has_next()
+            .then(|| format!("/search?{}", params.to_query(Some(found.page + 1)))),
+        pgn_url: format!("/search.pgn?{}", params.to_query(None)),
+        pgn_capped: found.total > PGN_CAP,
+        unknown_players: found.unknown_players,
+        time_left_sort: sort == Sort::TimeLeft,
+        lines: found.games.into_iter().map(|g| line(g, now)).collect(),
+    }
+}
+
+fn page(
+    session: &Session,
+    params: SearchParams,
+    error: Option<String>,
+    results: Option<ResultsView>,
+) -> SearchPage {
+    SearchPage {
+        layout: Layout::from_session(session),
+        logged_in: session::current_user_id(session).is_some(),
+        params,
+        error,
+        variants: Variant::ALL
+            .iter()
+            .map(|v| VariantChoice {
+                value: v.as_str(),
+                label: v.display_name(),
+            })
+            .collect(),
+        results,
+        pgn_cap: PGN_CAP,
+    }
+}
+
+/// The page again with the reason a search was refused.
+fn refused(
+    session: &Session,
+    params: SearchParams,
+    e: &SearchError,
+) -> Result<HttpResponse, WebError> {
+    render(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &page(session, params, Some(e.to_string()), None),
+    )
+}
+
+/// `GET /search`: the form and one page of the games it finds.
+pub async fn search_page(
+    state: web::Data<AppState>,
+    session: Session,
+    req: HttpRequest,
+) -> Result<HttpResponse, WebError> {
+    let viewer = session::current_user_id(&session);
+    let (params, checked) = parse(&req, viewer.is_some());
+    let search = match checked {
+        Ok(s) => s,
+        Err(e) => return refused(&session, params, &e),
+    };
+    let sort = search.sort;
+    let found = state
+        .db(move |c| search_games(c, viewer, &search))
+        .await??;
+    let view = results_view(&params, found, sort, state.now());
+    render(StatusCode::OK, &page(&session, params, None, Some(view)))
+}
+
+/// `GET /search.pgn`: every game the same search finds (up to `PGN_CAP`) in one PGN file.
+pub async fn search_pgn(
+    state: web::Data<AppState>,
+    session: Session,
+    req: HttpRequest,
+) -> Result<HttpResponse, WebError> {
+    let viewer = session::current_user_id(&session);
+    let (params, checked) = parse(&req, viewer.is_some());
+    let search = match checked {
+        Ok(s) => s,
+        Err(e) => return refused(&session, params, &e),
+    };
+    let public_url = state.settings.server.public_url.clone();
+    let pgn = state
+        .db(move |c| -> Result<String, WebError> {
+            let (ids, _) = matching_game_ids(c, viewer, &search, PGN_CAP)?;
+            let mut out = String::new();
+            for id in ids {
+                let Some(record) = load_game(c, id)? else {
+                    continue;
+                };
+                match pgn_of(&record, &public_url) {
+                    Ok(text) => {
+                        out.push_str(text.trim_end());
+                        out.push_str("\n\n");
+                    }
+                    // One damaged game must not spoil the download: leave it out, say so in the log.
+                    Err(e) => log::error!("game {id} left out of a PGN download: {e}"),
+                }
+            }
+            Ok(out)
+        })
+        .await??;
+    Ok(HttpResponse::Ok()
+        .content_type("application/x-chess-pgn; charset=utf-8")
+        .insert_header((
+            "Content-Disposition",
+            "attachment; filename=\"slowfuse-search.pgn\"",
+        ))
+        .body(pgn))
+}

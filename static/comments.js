@@ -1,0 +1,28 @@
+// "Hide comments" on the game page without a reload: the link still works without JavaScript
+// (it stores the choice and draws the page again); here it toggles a class at once and stores
+// the choice in the background. When the comments were not drawn, the link simply loads them.
+(function () {
+  "use strict";
+  function init() {
+    var link = document.getElementById("comments-toggle");
+    if (!link) return;
+    var panel = link.closest(".info-panel") || document.body;
+    link.addEventListener("click", function (event) {
+      if (link.getAttribute("data-rendered") !== "yes") return;
+      event.preventDefault();
+      var hide = !panel.classList.contains("comments-hidden");
+      panel.classList.toggle("comments-hidden", hide);
+      var url = new URL(link.href, window.location.href);
+      url.searchParams.set("comments", hide ? "hide" : "show");
+      fetch(url.toString(), { credentials: "same-origin" }).catch(function () {});
+      url.searchParams.set("comments", hide ? "show" : "hide");
+      link.href = url.pathname + url.search;
+      link.textContent = hide ? "Show comments" : "Hide comments";
+    });
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", init);
+  } else {
+    init();
+  }
+})();
