@@ -9,6 +9,7 @@ on_both_databases!(
     forms_refuse_bad_input_and_keep_what_was_typed,
     login_logout_and_pages_that_need_a_login,
     share_link_challenge_and_next_game,
+    conditional_moves_leave_and_gifts_of_time_from_the_forms,
 );
 
 /// Plays a move from the game page's form, using the ply the page shows.
@@ -378,4 +379,86 @@ fn static_files_are_served_from_the_binary_with_caching() {
     assert_eq!(again.status().as_u16(), 304);
     assert_eq!(browser.get("/static/../Cargo.toml").status, 404);
     assert_eq!(browser.get("/static/nothing.css").status, 404);
+}
+
+/// Submits the action form of the game page with any action and text.
+fn act(browser: &Browser, game: &str, action: &str, text: &str) -> common::Page {
+    let page = browser.get(game);
+    let ply = hidden_value(&page.body, "ply").expect("the action form");
+    let csrf = hidden_value(&page.body, "csrf_token").unwrap();
+    browser.post(
+        game,
+        &[
+            ("csrf_token", &csrf),
+            ("ply", &ply),
+            ("action", action),
+            ("move", text),
+            ("message", ""),
+        ],
+    )
+}
+
+fn conditional_moves_leave_and_gifts_of_time_from_the_forms(app: &TestApp) {
+    let (alice, bob, game) = start_game(app);
+    // Bob, waiting, enters lines through the action bar.
+    let r = bob.follow(act(&bob, &game, "conditional_move", "e4 e5 Nf3 Nc6; d4 d5"));
+    assert!(
+        r.body.contains("Your conditional moves are saved"),
+        "{}",
+        r.body
+    );
+    assert!(
+        r.body.contains("e4 e5 Nf3 Nc6; d4 d5"),
+        "the author sees the lines"
+    );
+    assert!(
+        !alice.get(&game).body.contains("Nf3 Nc6"),
+        "the opponent does not"
+    );
+    let r = bob.follow(act(&bob, &game, "conditional_move", "e4 Ke7"));
+    assert!(r.body.contains("line 1, move 2 (Ke7)"), "{}", r.body);
+    // Alice plays e4: bob's e5 comes at once.
+    let r = alice.follow(play(&alice, &game, "e4", ""));
+    assert!(r.body.contains(">e5</a>"), "{}", r.body);
+    assert!(r.body.contains("alice to move"));
+    // Clearing the remaining lines.
+    let page = bob.get(&game);
+    assert!(page.body.contains("Nf3 Nc6"));
+    let csrf = hidden_value(&page.body, "csrf_token").unwrap();
+    let r = bob.follow(bob.post(
+        &format!("{game}/conditional/clear"),
+        &[("csrf_token", &csrf)],
+    ));
+    assert!(r.body.contains("Your conditional moves are cleared."));
+    assert!(!r.body.contains("Nf3 Nc6"));
+    // A gift of time from the form.
+    let r = bob.follow(act(&bob, &game, "give_time", "2"));
+    assert!(
+        r.body.contains("You gave your opponent 2 more days."),
+        "{}",
+        r.body
+    );
+    // Leave booked on the account page shows on the game page.
+    let csrf = alice.csrf("/account");
+    let today = chrono::Utc::now()
+        .date_naive()
+        .format("%Y-%m-%d")
+        .to_string();
+    let r = alice.follow(alice.post(
+        "/account/leave",
+        &[("csrf_token", &csrf), ("start", &today), ("days", "3")],
+    ));
+    assert!(r.body.contains("Leave booked: 3 days"), "{}", r.body);
+    assert!(r.body.contains("25</strong> of 28 days left"), "{}", r.body);
+    let r = alice.post(
+        "/account/leave",
+        &[("csrf_token", &csrf), ("start", "yesterday"), ("days", "3")],
+    );
+    assert_eq!(r.status, 422);
+    assert!(r.body.contains("a date like"));
+    assert!(
+        bob.get(&game)
+            .body
+            .contains("Leave taken: alice is on leave until")
+    );
 }
