@@ -5,57 +5,15 @@ mod common;
 
 use std::sync::Arc;
 
-use chrono::{Duration, NaiveDate, NaiveDateTime};
-use common::{Backend, Options, TestApp, spawn_app_with};
+use chrono::{Duration, NaiveDateTime};
+use common::{Backend, Options, TestApp, spawn_app_with, t0};
 use serde_json::json;
 use slowfuse::clock::FixedClock;
 use slowfuse::usecases::clocks::Expiry;
 
 const DAY: i64 = 86_400;
 
-fn t0() -> NaiveDateTime {
-    NaiveDate::from_ymd_opt(2026, 3, 1)
-        .unwrap()
-        .and_hms_opt(12, 0, 0)
-        .unwrap()
-}
-
-/// The app on `backend` with a clock standing at `t0()`; no background worker.
-fn app_at_t0(backend: Backend) -> Option<(TestApp, Arc<FixedClock>)> {
-    let clock = Arc::new(FixedClock::new(t0()));
-    let app = spawn_app_with(
-        backend,
-        Options {
-            clock: Some(clock.clone()),
-            worker_interval: None,
-        },
-    )?;
-    Some((app, clock))
-}
-
-macro_rules! clock_tests {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(#[test] fn $name() { if let Some((app, clock)) = super::app_at_t0(super::Backend::Sqlite) { super::$name(&app, &clock) } })*
-        }
-        mod postgres {
-            $(#[test] fn $name() { if let Some((app, clock)) = super::app_at_t0(super::Backend::Postgres) { super::$name(&app, &clock) } })*
-        }
-    };
-}
-
-macro_rules! clock_tests_more {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite_more {
-            $(#[test] fn $name() { if let Some((app, clock)) = super::app_at_t0(super::Backend::Sqlite) { super::$name(&app, &clock) } })*
-        }
-        mod postgres_more {
-            $(#[test] fn $name() { if let Some((app, clock)) = super::app_at_t0(super::Backend::Postgres) { super::$name(&app, &clock) } })*
-        }
-    };
-}
-
-clock_tests!(
+on_both_databases_at_t0!(
     days_per_move_deadlines_start_after_blacks_first_move,
     fischer_bank_spends_and_earns_the_increment,
     overdue_game_is_flagged_once_by_two_concurrent_workers,
@@ -363,7 +321,7 @@ fn the_background_worker_ends_overdue_games_by_itself() {
     );
 }
 
-clock_tests_more!(
+on_both_databases_at_t0!(sqlite_more, postgres_more:
     leave_freezes_the_clock_and_the_opponent_sees_it,
     leave_is_limited_by_the_yearly_allowance,
     giving_time_extends_the_opponents_deadline,

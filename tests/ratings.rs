@@ -4,45 +4,12 @@
 
 mod common;
 
-use std::sync::Arc;
-
-use chrono::{Duration, NaiveDate, NaiveDateTime};
-use common::{Backend, Options, TestApp, spawn_app_with};
+use chrono::Duration;
+use common::TestApp;
 use serde_json::{Value, json};
 use slowfuse::clock::FixedClock;
 
-fn t0() -> NaiveDateTime {
-    NaiveDate::from_ymd_opt(2026, 3, 1)
-        .unwrap()
-        .and_hms_opt(12, 0, 0)
-        .unwrap()
-}
-
-/// The app on `backend` with a clock standing at `t0()`; no background worker.
-fn app_at_t0(backend: Backend) -> Option<(TestApp, Arc<FixedClock>)> {
-    let clock = Arc::new(FixedClock::new(t0()));
-    let app = spawn_app_with(
-        backend,
-        Options {
-            clock: Some(clock.clone()),
-            worker_interval: None,
-        },
-    )?;
-    Some((app, clock))
-}
-
-macro_rules! rating_tests {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(#[test] fn $name() { if let Some((app, clock)) = super::app_at_t0(super::Backend::Sqlite) { super::$name(&app, &clock) } })*
-        }
-        mod postgres {
-            $(#[test] fn $name() { if let Some((app, clock)) = super::app_at_t0(super::Backend::Postgres) { super::$name(&app, &clock) } })*
-        }
-    };
-}
-
-rating_tests!(
+on_both_databases_at_t0!(
     rated_atomic_explosion_moves_atomic_ratings_and_not_standard,
     casual_game_changes_no_rating,
     draw_by_agreement_between_equals_keeps_ratings_and_shrinks_deviation,

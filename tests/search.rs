@@ -4,40 +4,18 @@
 
 mod common;
 
-use std::sync::Arc;
-
-use chrono::{Duration, NaiveDate, NaiveDateTime};
-use common::{Backend, Browser, Options, TestApp, hidden_value, spawn_app_with};
+use chrono::Duration;
+use common::{Browser, TestApp, hidden_value};
 use serde_json::{Value, json};
 use slowfuse::clock::FixedClock;
-
-fn t0() -> NaiveDateTime {
-    NaiveDate::from_ymd_opt(2026, 3, 1)
-        .unwrap()
-        .and_hms_opt(12, 0, 0)
-        .unwrap()
-}
-
-/// The app on `backend` with a clock standing at `t0()`; no background worker.
-fn app_at_t0(backend: Backend) -> Option<(TestApp, Arc<FixedClock>)> {
-    let clock = Arc::new(FixedClock::new(t0()));
-    let app = spawn_app_with(
-        backend,
-        Options {
-            clock: Some(clock.clone()),
-            ..Options::default()
-        },
-    )?;
-    Some((app, clock))
-}
 
 macro_rules! search_tests {
     ($($name:ident),* $(,)?) => {
         mod sqlite {
-            $(#[test] fn $name() { if let Some((app, clock)) = super::app_at_t0(super::Backend::Sqlite) { super::$name(&super::Fixture::build(&app, &clock)) } })*
+            $(#[test] fn $name() { if let Some((app, clock)) = crate::common::app_at_t0(crate::common::Backend::Sqlite) { super::$name(&super::Fixture::build(&app, &clock)) } })*
         }
         mod postgres {
-            $(#[test] fn $name() { if let Some((app, clock)) = super::app_at_t0(super::Backend::Postgres) { super::$name(&super::Fixture::build(&app, &clock)) } })*
+            $(#[test] fn $name() { if let Some((app, clock)) = crate::common::app_at_t0(crate::common::Backend::Postgres) { super::$name(&super::Fixture::build(&app, &clock)) } })*
         }
     };
 }

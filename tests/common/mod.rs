@@ -77,6 +77,16 @@ pub fn spawn_app(backend: Backend) -> Option<TestApp> {
 
 /// Spawns the app with a chosen clock and worker.
 pub fn spawn_app_with(backend: Backend, options: Options) -> Option<TestApp> {
+    spawn_app_with_env(backend, options, Vec::new())
+}
+
+/// Spawns the app with a chosen clock and worker, and settings of its own
+/// (`SLOWFUSE__SECTION__KEY` pairs, applied last).
+pub fn spawn_app_with_env(
+    backend: Backend,
+    options: Options,
+    settings_env: Vec<(String, String)>,
+) -> Option<TestApp> {
     let dir = tempfile::tempdir().expect("temp dir");
     let database_url = match backend {
         Backend::Sqlite => format!("sqlite://{}", dir.path().join("test.db").display()),
@@ -88,7 +98,7 @@ pub fn spawn_app_with(backend: Backend, options: Options) -> Option<TestApp> {
             }
         },
     };
-    let env = vec![
+    let mut env = vec![
         ("DATABASE_URL".to_string(), database_url),
         (
             "SLOWFUSE__SERVER__BIND".to_string(),
@@ -109,6 +119,7 @@ pub fn spawn_app_with(backend: Backend, options: Options) -> Option<TestApp> {
             options.worker_interval.unwrap_or(60).to_string(),
         ),
     ];
+    env.extend(settings_env);
     let clock: Arc<dyn slowfuse::clock::Clock> =
         options.clock.unwrap_or_else(|| Arc::new(SystemClock));
     let config_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("config");
@@ -367,4 +378,42 @@ impl Browser {
 pub fn hidden_value(html: &str, name: &str) -> Option<String> {
     let re = regex::Regex::new(&format!(r#"name="{name}" value="([^"]*)""#)).unwrap();
     re.captures(html).map(|c| c[1].to_string())
+}
+
+/// The moment the clock-driven tests start: 1 March 2026, 12:00 UTC.
+pub fn t0() -> chrono::NaiveDateTime {
+    chrono::NaiveDate::from_ymd_opt(2026, 3, 1)
+        .unwrap()
+        .and_hms_opt(12, 0, 0)
+        .unwrap()
+}
+
+/// The app on `backend` with a clock standing at [`t0`] that the test moves; no worker.
+pub fn app_at_t0(backend: Backend) -> Option<(TestApp, Arc<slowfuse::clock::FixedClock>)> {
+    let clock = Arc::new(slowfuse::clock::FixedClock::new(t0()));
+    let app = spawn_app_with(
+        backend,
+        Options {
+            clock: Some(clock.clone()),
+            worker_interval: None,
+        },
+    )?;
+    Some((app, clock))
+}
+
+/// Declares each listed test `fn NAME(app: &TestApp, clock: &FixedClock)` once per backend,
+/// each on an app whose clock starts at [`t0`]. Give module names to use it twice in a file.
+#[macro_export]
+macro_rules! on_both_databases_at_t0 {
+    ($sqlite:ident, $postgres:ident: $($name:ident),* $(,)?) => {
+        mod $sqlite {
+            $(#[test] fn $name() { if let Some((app, clock)) = $crate::common::app_at_t0($crate::common::Backend::Sqlite) { super::$name(&app, &clock) } })*
+        }
+        mod $postgres {
+            $(#[test] fn $name() { if let Some((app, clock)) = $crate::common::app_at_t0($crate::common::Backend::Postgres) { super::$name(&app, &clock) } })*
+        }
+    };
+    ($($name:ident),* $(,)?) => {
+        $crate::on_both_databases_at_t0!(sqlite, postgres: $($name),*);
+    };
 }
