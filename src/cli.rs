@@ -1,4 +1,4 @@
-//! The `slowfuse` command line: `serve` (the default), `migrate`, and the rules commands `perft`, `moves`, `replay`.
+//! The `slowfuse` command line: `serve` (the default), `migrate`, `send-test-email`, and the rules commands `perft`, `moves`, `replay`.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -41,6 +41,12 @@ pub enum Command {
     Moves(rules_cli::MovesArgs),
     /// Replay the games of a PGN file; print one JSON object per game and line.
     Replay(rules_cli::ReplayArgs),
+    /// Send one test mail now through the configured transport ([mail] settings) and report
+    /// success or the error.
+    SendTestEmail {
+        /// Where to send it.
+        address: String,
+    },
 }
 
 /// Runs the command line; returns the process exit code.
@@ -53,7 +59,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Perft(args) => return rules_cli::run_or_exit(|| rules_cli::perft(args)),
         Command::Moves(args) => return rules_cli::run_or_exit(|| rules_cli::moves(args)),
         Command::Replay(args) => return rules_cli::run_or_exit(|| rules_cli::replay(args)),
-        Command::Serve | Command::Migrate => {}
+        Command::Serve | Command::Migrate | Command::SendTestEmail { .. } => {}
     }
     let settings = Settings::load(&cli.config_dir)?;
     match command {
@@ -65,6 +71,20 @@ pub fn run() -> anyhow::Result<()> {
             println!("{applied} migrations applied");
             Ok(())
         }
+        Command::SendTestEmail { address } => send_test_email(&settings, &address),
+    }
+}
+
+fn send_test_email(settings: &Settings, address: &str) -> anyhow::Result<()> {
+    let now = crate::clock::Clock::now(&SystemClock);
+    match crate::mail::send_test_email(settings, address, now) {
+        Ok(via) => {
+            println!("Test mail to {address} sent through {via}.");
+            Ok(())
+        }
+        Err(e) => Err(anyhow::anyhow!(
+            "the test mail to {address} was not sent: {e:#}"
+        )),
     }
 }
 

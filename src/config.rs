@@ -14,6 +14,7 @@ pub struct Settings {
     pub auth: AuthSettings,
     pub worker: WorkerSettings,
     pub game: GameSettings,
+    pub mail: MailSettings,
 }
 
 /// `[worker]`: the background jobs of this instance.
@@ -56,6 +57,43 @@ pub struct AuthSettings {
 pub struct GameSettings {
     pub leave_days_per_year: i64,
     pub max_message_chars: usize,
+}
+
+/// `[mail]`: how notifications leave the server.
+#[derive(Clone, Debug, Deserialize)]
+pub struct MailSettings {
+    pub transport: MailTransport,
+    pub smtp_host: String,
+    pub smtp_port: u16,
+    pub smtp_tls: SmtpTls,
+    pub smtp_username: String,
+    pub smtp_password: String,
+    pub from: String,
+    pub coalesce_seconds: i64,
+    pub timeout_seconds: u64,
+    pub max_attempts: i32,
+}
+
+/// `mail.transport`: where mail goes.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum MailTransport {
+    /// `.eml` files under `<data_dir>/mail/` (development).
+    File,
+    /// An SMTP server.
+    Smtp,
+}
+
+/// `mail.smtp_tls`: how the SMTP connection is protected.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum SmtpTls {
+    /// Plain text (a relay on the same host only).
+    None,
+    /// Plain connection upgraded with STARTTLS, required (usually port 587).
+    Starttls,
+    /// TLS from the first byte (usually port 465).
+    Tls,
 }
 
 impl Settings {
@@ -129,5 +167,31 @@ mod tests {
         assert_eq!(s.server.bind, "127.0.0.1:9000");
         assert_eq!(s.database.pool_size, 3);
         assert_eq!(s.database.url, "postgres://localhost/x");
+    }
+
+    #[test]
+    fn mail_defaults_to_files_and_the_environment_picks_smtp() {
+        let s = Settings::load_from(Path::new("/nonexistent"), env(&[])).unwrap();
+        assert_eq!(s.mail.transport, MailTransport::File);
+        assert_eq!(s.mail.coalesce_seconds, 120);
+        let s = Settings::load_from(
+            Path::new("/nonexistent"),
+            env(&[
+                ("SLOWFUSE__MAIL__TRANSPORT", "smtp"),
+                ("SLOWFUSE__MAIL__SMTP_PORT", "2525"),
+                ("SLOWFUSE__MAIL__SMTP_TLS", "none"),
+                ("SLOWFUSE__MAIL__SMTP_PASSWORD", "12345"),
+            ]),
+        )
+        .unwrap();
+        assert_eq!(s.mail.transport, MailTransport::Smtp);
+        assert_eq!(s.mail.smtp_port, 2525);
+        assert_eq!(s.mail.smtp_tls, SmtpTls::None);
+        assert_eq!(s.mail.smtp_password, "12345");
+        let bad = Settings::load_from(
+            Path::new("/nonexistent"),
+            env(&[("SLOWFUSE__MAIL__SMTP_TLS", "maybe")]),
+        );
+        assert!(bad.is_err(), "an unknown TLS mode is refused at start");
     }
 }

@@ -304,3 +304,36 @@ pub struct NewGameTag<'a> {
     pub tag: &'a str,
     pub created_at: NaiveDateTime,
 }
+
+/// One mail to send, written by a use case in the same transaction as its event.
+#[derive(Clone, Debug, Queryable, Selectable)]
+#[diesel(table_name = crate::schema::outbox)]
+pub struct OutboxRow {
+    pub id: i64,
+    pub kind: String,
+    pub user_id: i64,
+    pub game_id: Option<i64>,
+    pub dedup_key: String,
+    pub payload: String,
+    pub status: String,
+    pub attempts: i32,
+    pub next_attempt_at: NaiveDateTime,
+    pub last_error: Option<String>,
+    pub created_at: NaiveDateTime,
+    pub sent_at: Option<NaiveDateTime>,
+    pub message_id: Option<String>,
+}
+
+/// A mail about to be queued.
+#[derive(Insertable)]
+#[diesel(table_name = crate::schema::outbox)]
+pub struct NewOutboxRow<'a> {
+    pub kind: &'a str,
+    pub user_id: i64,
+    pub game_id: Option<i64>,
+    pub dedup_key: &'a str,
+    pub payload: &'a str,
+    pub status: &'a str,
+    pub next_attempt_at: NaiveDateTime,
+    pub created_at: NaiveDateTime,
+}

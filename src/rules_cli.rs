@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use serde::Serialize;
+use slowfuse_rules::bughouse::{BughouseEndReason, BughouseGame, Team, looks_like_bpgn, read_bpgn};
 use slowfuse_rules::{
     Color, EndReason, Game, PgnGames, PgnReadOptions, Variant, legal_moves_from_fen,
     perft_divide_from_fen, perft_from_fen,
@@ -43,10 +44,12 @@ pub struct MovesArgs {
     pub fen: Option<String>,
 }
 
-/// `slowfuse replay`: replay the games of a PGN file.
+/// `slowfuse replay`: replay the games of a PGN or BPGN (bughouse) file.
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
-    /// The PGN file.
+    /// The PGN file, or a BPGN file of bughouse matches (recognised by a
+    /// Variant "Bughouse" tag, WhiteA/BlackA/WhiteB/BlackB tags or move
+    /// numbers with a board letter such as 1A. and 1a.).
     pub file: PathBuf,
     /// Variant of games without a Variant tag (otherwise read from a word of
     /// their Event tag, e.g. FICS "rated crazyhouse match", or standard).
@@ -199,6 +202,9 @@ pub fn replay(args: &ReplayArgs) -> Result<(), RulesCliError> {
         path: args.file.clone(),
         error,
     })?;
+    if looks_like_bpgn(&bytes) {
+        return replay_bpgn(&bytes);
+    }
     let options = PgnReadOptions {
         default_variant: args.default_variant,
     };
@@ -219,6 +225,69 @@ pub fn replay(args: &ReplayArgs) -> Result<(), RulesCliError> {
             Err(error) => {
                 let (plies, (end, winner), fen) = match error.played.as_deref() {
                     Some(game) => (game.ply(), ending(game), game.fen()),
+                    None => (0, ("ongoing", "none"), String::new()),
+                };
+                ReplayLine {
+                    game: error.game,
+                    plies,
+                    end,
+                    winner,
+                    fen,
+                    error: Some(error.detail()),
+                }
+            }
+        };
+        serde_json::to_writer(&mut out, &line).map_err(io::Error::other)?;
+        writeln!(out)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// What the final positions of a replayed bughouse match say, as `replay`
+/// reports it: `checkmate`, `stalemate` (also when the players to move on
+/// both boards wait on each other, a draw) or `ongoing`; the winner is
+/// `white` for team A (A1, White on board A, and A2) and `black` for team B,
+/// as BPGN results count.
+fn bughouse_ending(game: &BughouseGame) -> (&'static str, &'static str) {
+    let Some(outcome) = game.outcome() else {
+        return ("ongoing", "none");
+    };
+    let end = match outcome.reason {
+        BughouseEndReason::Checkmate => "checkmate",
+        BughouseEndReason::Stalemate | BughouseEndReason::Deadlock => "stalemate",
+        BughouseEndReason::Resignation | BughouseEndReason::Time | BughouseEndReason::Agreement => {
+            "ongoing"
+        }
+    };
+    let winner = match outcome.winner {
+        Some(Team::A) => "white",
+        Some(Team::B) => "black",
+        None => "none",
+    };
+    (end, winner)
+}
+
+/// `replay` for BPGN: one JSON line per match; `plies` counts the moves of
+/// both boards, `fen` is board A's FEN, `" | "`, board B's.
+fn replay_bpgn(bytes: &[u8]) -> Result<(), RulesCliError> {
+    let mut out = BufWriter::new(io::stdout().lock());
+    for read in read_bpgn(bytes) {
+        let line = match read {
+            Ok(read) => {
+                let (end, winner) = bughouse_ending(&read.game);
+                ReplayLine {
+                    game: read.index,
+                    plies: read.game.ply(),
+                    end,
+                    winner,
+                    fen: read.game.fens(),
+                    error: None,
+                }
+            }
+            Err(error) => {
+                let (plies, (end, winner), fen) = match error.played.as_deref() {
+                    Some(game) => (game.ply(), bughouse_ending(game), game.fens()),
                     None => (0, ("ongoing", "none"), String::new()),
                 };
                 ReplayLine {

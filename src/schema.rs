@@ -50,6 +50,16 @@ diesel::table! {
 }
 
 diesel::table! {
+    email_preferences (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        kind -> Text,
+        mode -> Text,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     game_messages (id) {
         id -> BigInt,
         game_id -> BigInt,
@@ -146,6 +156,24 @@ diesel::table! {
 }
 
 diesel::table! {
+    outbox (id) {
+        id -> BigInt,
+        kind -> Text,
+        user_id -> BigInt,
+        game_id -> Nullable<BigInt>,
+        dedup_key -> Text,
+        payload -> Text,
+        status -> Text,
+        attempts -> Integer,
+        next_attempt_at -> Timestamp,
+        last_error -> Nullable<Text>,
+        created_at -> Timestamp,
+        sent_at -> Nullable<Timestamp>,
+        message_id -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
     rating_history (id) {
         id -> BigInt,
         user_id -> BigInt,
@@ -189,6 +217,7 @@ diesel::table! {
 }
 
 diesel::joinable!(api_tokens -> users (user_id));
+diesel::joinable!(email_preferences -> users (user_id));
 diesel::joinable!(game_messages -> games (game_id));
 diesel::joinable!(game_messages -> users (user_id));
 diesel::joinable!(game_players -> games (game_id));
@@ -196,6 +225,8 @@ diesel::joinable!(game_players -> users (user_id));
 diesel::joinable!(game_tags -> games (game_id));
 diesel::joinable!(game_tags -> users (user_id));
 diesel::joinable!(moves -> games (game_id));
+diesel::joinable!(outbox -> games (game_id));
+diesel::joinable!(outbox -> users (user_id));
 diesel::joinable!(rating_history -> games (game_id));
 diesel::joinable!(ratings -> users (user_id));
 
@@ -203,6 +234,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     api_tokens,
     challenges,
     conditional_moves,
+    email_preferences,
     game_messages,
     game_players,
     game_tags,
@@ -210,6 +242,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     leaves,
     login_attempts,
     moves,
+    outbox,
     rating_history,
     ratings,
     users,

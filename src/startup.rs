@@ -33,12 +33,19 @@ impl Application {
             log::info!("applied {applied} database migrations");
         }
         let key = session_key(&settings)?;
+        // Mail settings that cannot work stop the start, rather than every mail later.
+        crate::mail::Mailer::from_settings(
+            &settings.mail,
+            &settings.server.data_dir,
+            &crate::mail::messages::url_host(&settings.server.public_url),
+        )?;
         let listener = TcpListener::bind(&settings.server.bind)?;
         let port = listener.local_addr()?.port();
         let state = AppState {
             pool,
             settings: Arc::new(settings),
             clock,
+            signer: crate::mail::Signer::from_secret(key.master()),
         };
         let server = run(listener, state.clone(), key)?;
         if state.settings.worker.enabled {

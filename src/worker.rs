@@ -1,7 +1,9 @@
-//! The background worker: at a fixed interval, ends the games whose time ran out.
+//! The background worker: at a fixed interval, ends the games whose time ran out and sends
+//! the mail that is due.
 
 use std::time::Duration;
 
+use crate::mail::{MailReport, deliver_due};
 use crate::usecases::clocks::{Expiry, expire_overdue_games};
 use crate::web::AppState;
 
@@ -19,11 +21,30 @@ pub async fn run_worker(state: AppState) {
     }
 }
 
-/// One pass of every job.
+/// One pass of every job: end overdue games (which may queue result mails), then send mail.
+/// Returns the games ended; the mail job's outcome is logged (see [`send_mail_once`]).
 pub async fn run_once(state: &AppState) -> anyhow::Result<Vec<Expiry>> {
     let now = state.now();
-    state
+    let ended = state
         .db(move |conn| expire_overdue_games(conn, now))
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))??;
+    match send_mail_once(state).await {
+        Ok(report) if !report.is_empty() => log::info!("worker mail: {report:?}"),
+        Ok(_) => {}
+        Err(e) => log::error!("mail pass failed: {e:#}"),
+    }
+    Ok(ended)
+}
+
+/// The mail job alone: claims the due outbox rows and sends them through the configured
+/// transport. Safe to run on every instance at once: each row is claimed by one.
+pub async fn send_mail_once(state: &AppState) -> anyhow::Result<MailReport> {
+    let now = state.now();
+    let settings = state.settings.clone();
+    let signer = state.signer.clone();
+    state
+        .db(move |conn| deliver_due(conn, now, &settings, &signer))
         .await
         .map_err(|e| anyhow::anyhow!("{e}"))?
 }

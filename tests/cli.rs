@@ -257,6 +257,59 @@ fn replay_prints_one_json_line_per_game_and_reads_past_errors() {
     );
 }
 
+#[test]
+fn replay_reads_bpgn_bughouse_matches() {
+    let bpgn = "[Variant \"Bughouse\"]\n[SetUp \"1\"]\n\
+                [FEN \"4k3/8/8/8/8/8/6PP/6RK[n] b - - 0 1 | \
+                rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1\"]\n\n\
+                1B. e4 {170} 1a. N@f2# 0-1\n\n\
+                1A. e4 1a. e5 2A. Ke3 *\n\n\
+                [WhiteA \"ann\"][BlackA \"bob\"]\n\n1A. e4 1a. d5 2A. exd5 {A2 gets a pawn} *\n\n\
+                [FEN \"4k3/8/8/8/8/8/6PP/r6K[] w - - 0 1 | 4k3/8/8/8/8/N7/6PP/7K[r] b - - 0 1\"]\n\n\
+                1b. R@c1+ 1/2-1/2\n";
+    let lines = replay_lines(bpgn, &[]);
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    for (i, line) in lines.iter().enumerate() {
+        assert_eq!(line["game"], i + 1);
+        assert_eq!(line.as_object().expect("object").len(), 6, "{line}");
+    }
+    // A knight mate on board A ends the match: team B (BlackA) wins.
+    assert_eq!(lines[0]["plies"], 2);
+    assert_eq!(lines[0]["end"], "checkmate");
+    assert_eq!(lines[0]["winner"], "black");
+    assert_eq!(
+        lines[0]["fen"],
+        "4k3/8/8/8/8/8/5nPP/6RK[] w - - 1 2 | \
+         rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[] b KQkq - 0 1"
+    );
+    assert_eq!(lines[0]["error"], Value::Null);
+
+    assert_eq!(lines[1]["plies"], 2);
+    assert_eq!(
+        lines[1]["error"],
+        "ply 3 (2A. Ke3): Ke3 is not a legal move here"
+    );
+    assert_eq!(lines[1]["end"], "ongoing");
+
+    // A1's capture went to A2's pocket on board B.
+    assert_eq!(lines[2]["plies"], 3);
+    assert_eq!(lines[2]["end"], "ongoing");
+    assert_eq!(lines[2]["winner"], "none");
+    assert!(
+        lines[2]["fen"]
+            .as_str()
+            .unwrap()
+            .ends_with(" | rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[p] w KQkq - 0 1"),
+        "{}",
+        lines[2]
+    );
+
+    // Both players to move wait for a piece that cannot come: a draw.
+    assert_eq!(lines[3]["end"], "stalemate");
+    assert_eq!(lines[3]["winner"], "none");
+    assert_eq!(lines[3]["error"], Value::Null);
+}
+
 /// `pgn/RESULTS.tsv` as (file, game) → ending.
 fn recorded_endings(corpus: &Path) -> std::collections::HashMap<(String, u64), String> {
     let text = std::fs::read_to_string(corpus.join("pgn/RESULTS.tsv")).expect("RESULTS.tsv");

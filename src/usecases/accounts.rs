@@ -150,7 +150,11 @@ pub fn sign_up(
                 diesel::result::DatabaseErrorKind::UniqueViolation,
                 _,
             )) => Err(SignUpError::UsernameTaken(username.to_string())),
-            other => Ok(other?),
+            other => {
+                let user = other?;
+                crate::usecases::notify::verify_email(conn, now, &user)?;
+                Ok(user)
+            }
         }
     })
 }

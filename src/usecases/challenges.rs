@@ -158,12 +158,14 @@ pub fn create_challenge(
         created_at: now,
         updated_at: now,
     };
-    Ok(crate::on_backend!(conn, |c| diesel::insert_into(
-        challenges::table
-    )
-    .values(&new)
-    .returning(Challenge::as_returning())
-    .get_result(c))?)
+    Ok(conn.transaction(|conn| {
+        let challenge = crate::on_backend!(conn, |c| diesel::insert_into(challenges::table)
+            .values(&new)
+            .returning(Challenge::as_returning())
+            .get_result(c))?;
+        crate::usecases::notify::challenge_received(conn, now, &challenge)?;
+        QueryResult::Ok(challenge)
+    })?)
 }
 
 fn random_token() -> String {
@@ -345,6 +347,7 @@ pub fn accept_challenge(
         diesel::update(challenges::table.find(challenge_id))
             .set(challenges::game_id.eq(Some(game_id)))
             .execute(conn)?;
+        crate::usecases::notify::challenge_accepted(conn, now, &c, game_id)?;
         Ok(game_id)
     })
 }

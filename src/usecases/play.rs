@@ -202,6 +202,7 @@ pub fn act(
                     agree_draw(conn, now, &record, &game)?;
                 } else {
                     set_draw_offer(conn, now, record.game.id, Some(color_name(me)))?;
+                    crate::usecases::notify::draw_offered(conn, now, &record, me)?;
                 }
                 add_message(conn, now, &record, req.user_id, message)?;
             }
@@ -333,6 +334,7 @@ pub(crate) fn submit_move(
     if let Some(outcome) = after.outcome() {
         write_finish(conn, now, record.game.id, Some(outcome))?;
     }
+    crate::usecases::notify::your_turn(conn, now, record.game.id)?;
     Ok(())
 }
 
@@ -435,5 +437,6 @@ pub fn write_finish(
         ))
         .execute(conn)?;
     crate::usecases::ratings::record_result(conn, now, game_id, &outcome)?;
+    crate::usecases::notify::game_over(conn, now, game_id)?;
     Ok(())
 }

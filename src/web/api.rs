@@ -19,6 +19,7 @@ use crate::web::AppState;
 use crate::web::errors::ApiError;
 
 mod messages;
+mod notifications;
 mod search;
 mod users;
 
@@ -68,6 +69,14 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .route("/me/leave", web::post().to(post_leave))
             .route("/me/leave/{id}", web::delete().to(delete_leave))
             .route("/me/games", web::get().to(get_my_games))
+            .route(
+                "/me/notifications",
+                web::get().to(notifications::get_notifications),
+            )
+            .route(
+                "/me/notifications",
+                web::put().to(notifications::put_notifications),
+            )
             .default_service(web::to(|| async {
                 Err::<HttpResponse, ApiError>(ApiError::new(
                     StatusCode::NOT_FOUND,

@@ -25,6 +25,8 @@ pub struct AppState {
     pub pool: DbPool,
     pub settings: Arc<Settings>,
     pub clock: Arc<dyn Clock>,
+    /// Signs and checks the tokens of mail links (unsubscribe, address confirmation).
+    pub signer: crate::mail::Signer,
 }
 
 impl AppState {

@@ -1,8 +1,8 @@
 //! Reading a FEN into a playable position, with errors that point at the problem.
 
 use shakmaty::fen::{Fen, ParseFenError};
-use shakmaty::variant::VariantPosition;
-use shakmaty::{CastlingMode, EnPassantMode, PositionErrorKinds};
+use shakmaty::variant::{Crazyhouse, VariantPosition};
+use shakmaty::{CastlingMode, EnPassantMode, FromSetup, PositionError, PositionErrorKinds};
 
 use crate::error::SetupError;
 use crate::variant::Variant;
@@ -33,6 +33,21 @@ pub(crate) fn parse_position_allowing_impossible_check(
     fen: &str,
 ) -> Result<(VariantPosition, CastlingMode), SetupError> {
     parse_with(variant, fen, true)
+}
+
+/// Parses one board of a bughouse match: a crazyhouse position (pockets
+/// `[..]`, promoted pieces `~`) that may hold more material of a kind than
+/// one chess set has, since pieces arrive from the other board.
+pub(crate) fn parse_bughouse_board(
+    fen: &str,
+) -> Result<(VariantPosition, CastlingMode), SetupError> {
+    let parsed = Fen::from_ascii(fen.as_bytes()).map_err(|e| malformed(fen, &e))?;
+    let setup = parsed.into_setup();
+    let mode = CastlingMode::detect(&setup);
+    let pos = Crazyhouse::from_setup(setup, mode)
+        .or_else(PositionError::ignore_too_much_material)
+        .map_err(|e| SetupError::Illegal(describe_kinds(e.kinds())))?;
+    Ok((pos.into(), mode))
 }
 
 fn parse_with(

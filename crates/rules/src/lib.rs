@@ -7,6 +7,9 @@
 //! correspondence rules on top (see [`Game`] for how games end). Variants:
 //! see [`Variant`]; PGN is written by [`write_pgn`] and read (with
 //! [pgn-reader](https://crates.io/crates/pgn-reader)) by [`read_pgn`].
+//! Bughouse, two linked crazyhouse boards, lives in [`bughouse`], with its
+//! BPGN records. Minesweeper, with its hidden bombs and the views that keep
+//! them secret, lives in [`minesweeper`].
 //!
 //! ```
 //! use slowfuse_rules::{Game, Variant};
@@ -19,17 +22,22 @@
 
 #![warn(missing_docs)]
 
+pub mod bughouse;
 mod clock;
 mod conditional;
 mod error;
 mod fen;
 mod game;
 mod input;
+pub mod minesweeper;
 mod outcome;
 mod pgn;
 mod pgn_read;
 mod variant;
 
+pub use bughouse::{
+    BpgnHeaders, BughouseError, BughouseGame, BughouseOutcome, read_bpgn, write_bpgn,
+};
 pub use clock::{
     DAY_SECONDS, FISCHER_PRESETS, LeavePeriod, TimeControl, deadline_with_leave, leave_within,
 };

@@ -14,6 +14,7 @@ use shakmaty::Color;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EndReason {
     /// Atomic: a king was blown up. The player who moved wins.
+    /// Minesweeper: a king was lost to a bomb; its owner loses.
     Explosion,
     /// The player to move is in check and has no legal move.
     Checkmate,
@@ -23,10 +24,12 @@ pub enum EndReason {
     /// A variant's own goal was reached: antichess (all pieces lost or
     /// stalemated: that player wins), king of the hill (king on a centre
     /// square), three-check (third check), racing kings (king on the eighth
-    /// rank), horde (every white piece captured).
+    /// rank), horde (every white piece captured), minesweeper (a king that a
+    /// blast left attacked was captured).
     VariantWin,
     /// A variant's own drawn ending: racing kings when both kings reach the
-    /// eighth rank, horde when the board is empty.
+    /// eighth rank, horde when the board is empty, minesweeper when both
+    /// kings go in one blast.
     VariantDraw,
     /// The same position occurred for the fifth time: an automatic draw.
     FivefoldRepetition,

@@ -102,7 +102,7 @@ pub fn write_pgn(headers: &PgnHeaders, game: &Game, comments: &[Option<String>])
 }
 
 /// Escapes a tag value: `\` and `"` get a backslash; line breaks become spaces.
-fn escape_tag_value(value: &str) -> String {
+pub(crate) fn escape_tag_value(value: &str) -> String {
     let mut escaped = String::with_capacity(value.len());
     for ch in value.chars() {
         match ch {
@@ -148,7 +148,7 @@ fn movetext_tokens(game: &Game, comments: &[Option<String>]) -> Vec<String> {
 }
 
 /// Comment text fit for `{ }`: no `}`, no line breaks, single spaces.
-fn clean_comment(text: &str) -> String {
+pub(crate) fn clean_comment(text: &str) -> String {
     text.replace('}', ")")
         .split_whitespace()
         .collect::<Vec<_>>()
@@ -170,7 +170,7 @@ fn start_number(fen: &str) -> u32 {
 }
 
 /// Joins tokens with spaces into lines of at most [`LINE_WIDTH`] characters.
-fn wrap(tokens: &[String], out: &mut String) {
+pub(crate) fn wrap(tokens: &[String], out: &mut String) {
     let mut line_len = 0;
     for token in tokens {
         let len = token.chars().count();

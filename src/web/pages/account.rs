@@ -39,6 +39,7 @@ struct AccountPage {
     leave: LeaveSummary,
     leave_error: Option<String>,
     today: String,
+    mail: crate::usecases::email_settings::MailSettingsView,
 }
 
 /// Only a path on this site may be a redirect target.
@@ -198,12 +199,16 @@ async fn account_page_for(
     let leave = state
         .db(move |c| leave::leave_summary(c, now, allowance, user_id))
         .await??;
+    let mail = state
+        .db(move |c| crate::usecases::email_settings::settings_of(c, user_id))
+        .await??;
     let page = AccountPage {
         layout: Layout::from_session(session),
         new_token,
         leave,
         leave_error,
         today: now.date().format("%Y-%m-%d").to_string(),
+        mail,
     };
     render(status, &page)
 }

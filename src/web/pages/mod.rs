@@ -5,6 +5,7 @@ mod challenges;
 mod conversation;
 mod game;
 mod home;
+mod notifications;
 mod profile;
 mod search;
 mod tags;
@@ -31,6 +32,20 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/logout", web::post().to(account::logout))
         .route("/account", web::get().to(account::account_page))
         .route("/account/tokens", web::post().to(account::create_token))
+        .route(
+            "/account/notifications",
+            web::post().to(notifications::save_settings),
+        )
+        .route(
+            "/account/verify-email",
+            web::post().to(notifications::resend_verification),
+        )
+        .route(
+            "/unsubscribe",
+            web::get().to(notifications::unsubscribe_form),
+        )
+        .route("/unsubscribe", web::post().to(notifications::unsubscribe))
+        .route("/verify-email", web::get().to(notifications::verify_email))
         .route("/account/leave", web::post().to(account::book_leave))
         .route(
             "/account/leave/{id}/cancel",

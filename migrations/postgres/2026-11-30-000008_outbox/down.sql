@@ -1,0 +1,2 @@
+DROP TABLE email_preferences;
+DROP TABLE outbox;

@@ -1,0 +1,347 @@
+//! The mails: one struct per kind, each with a plain-text and an HTML template under
+//! `templates/email/`, and the headers that identify, thread and unsubscribe them.
+
+use askama::Template;
+use chrono::NaiveDateTime;
+use lettre::Message;
+use lettre::message::header::{HeaderName, HeaderValue};
+use lettre::message::{Mailbox, MultiPart};
+
+use super::diagram::Diagram;
+
+/// A mail's subject and its two bodies.
+pub trait EmailBody {
+    /// The subject line.
+    fn subject(&self) -> String;
+    /// The `text/plain` part.
+    fn text(&self) -> askama::Result<String>;
+    /// The `text/html` part.
+    fn html(&self) -> askama::Result<String>;
+}
+
+/// Gives an email struct its two templates: `$text` (not escaped) and `$html` (escaped),
+/// both reading the struct as `m`, and its subject from `subject_line`.
+macro_rules! email_templates {
+    ($email:ident, $text:literal, $html:literal) => {
+        const _: () = {
+            #[derive(Template)]
+            #[template(path = $text)]
+            struct Text<'a> {
+                m: &'a $email,
+            }
+            #[derive(Template)]
+            #[template(path = $html)]
+            struct Html<'a> {
+                m: &'a $email,
+            }
+            impl EmailBody for $email {
+                fn subject(&self) -> String {
+                    self.subject_line()
+                }
+                fn text(&self) -> askama::Result<String> {
+                    Text { m: self }.render()
+                }
+                fn html(&self) -> askama::Result<String> {
+                    Html { m: self }.render()
+                }
+            }
+        };
+    };
+}
+
+/// Why a mail was sent and how to stop it: the foot of every mail.
+#[derive(Clone, Debug)]
+pub struct Footer {
+    pub reason: String,
+    /// The one-click link that stops this kind of mail (none for mails one cannot refuse).
+    pub unsubscribe_url: Option<String>,
+    pub settings_url: String,
+}
+
+/// "It is your move": the opponent moved (or their conditional reply was played).
+pub struct YourTurnEmail {
+    pub name: String,
+    pub opponent: String,
+    pub game_id: i64,
+    pub game_url: String,
+    pub variant: String,
+    /// The opponent's last move with its number, e.g. `12... Nxf7`.
+    pub last_move: String,
+    /// The comment that came with that move.
+    pub comment: Option<String>,
+    pub diagram: Diagram,
+    /// When the recipient's time runs out, in UTC words.
+    pub deadline: Option<String>,
+    pub footer: Footer,
+}
+email_templates!(YourTurnEmail, "email/your_turn.txt", "email/your_turn.html");
+
+/// "The game is over": result, how it ended, links to the game and its PGN.
+pub struct GameOverEmail {
+    pub name: String,
+    pub opponent: String,
+    pub game_id: i64,
+    pub game_url: String,
+    pub pgn_url: String,
+    pub variant: String,
+    /// `You won`, `You lost` or `Draw`.
+    pub verdict: String,
+    /// `1-0` and the like.
+    pub result: String,
+    /// How it ended, e.g. `King exploded`.
+    pub termination: String,
+    pub last_move: Option<String>,
+    pub diagram: Diagram,
+    pub footer: Footer,
+}
+email_templates!(GameOverEmail, "email/game_over.txt", "email/game_over.html");
+
+/// "You have been challenged" (a direct challenge).
+pub struct ChallengeReceivedEmail {
+    pub name: String,
+    pub challenger: String,
+    pub variant: String,
+    pub time_control: String,
+    pub rated: bool,
+    /// The challenger's colour choice from the recipient's side: `white`, `black`, `random`.
+    pub your_color: String,
+    pub challenges_url: String,
+    pub footer: Footer,
+}
+email_templates!(
+    ChallengeReceivedEmail,
+    "email/challenge_received.txt",
+    "email/challenge_received.html"
+);
+
+/// "Your challenge was accepted": the game has started.
+pub struct ChallengeAcceptedEmail {
+    pub name: String,
+    pub opponent: String,
+    pub game_id: i64,
+    pub game_url: String,
+    pub variant: String,
+    pub your_color: String,
+    pub your_move: bool,
+    pub footer: Footer,
+}
+email_templates!(
+    ChallengeAcceptedEmail,
+    "email/challenge_accepted.txt",
+    "email/challenge_accepted.html"
+);
+
+/// "Your opponent offers a draw".
+pub struct DrawOfferedEmail {
+    pub name: String,
+    pub opponent: String,
+    pub game_id: i64,
+    pub game_url: String,
+    pub variant: String,
+    pub message: Option<String>,
+    pub diagram: Diagram,
+    pub footer: Footer,
+}
+email_templates!(
+    DrawOfferedEmail,
+    "email/draw_offered.txt",
+    "email/draw_offered.html"
+);
+
+/// "Confirm your address": sent at sign-up; no other mail goes out before it is followed.
+pub struct VerifyEmail {
+    pub name: String,
+    pub verify_url: String,
+    /// When the link stops working, in UTC words.
+    pub expires: String,
+    pub footer: Footer,
+}
+email_templates!(
+    VerifyEmail,
+    "email/verify_email.txt",
+    "email/verify_email.html"
+);
+
+/// The mail of `slowfuse send-test-email`.
+pub struct TestEmail {
+    pub site_url: String,
+    pub transport: String,
+    pub footer: Footer,
+}
+email_templates!(TestEmail, "email/test.txt", "email/test.html");
+
+impl YourTurnEmail {
+    fn subject_line(&self) -> String {
+        format!("Game {} v {}: your move", self.game_id, self.opponent)
+    }
+}
+
+impl GameOverEmail {
+    fn subject_line(&self) -> String {
+        format!(
+            "Game {} v {}: {} ({})",
+            self.game_id,
+            self.opponent,
+            self.verdict.to_lowercase(),
+            self.termination.to_lowercase()
+        )
+    }
+}
+
+impl ChallengeReceivedEmail {
+    fn subject_line(&self) -> String {
+        format!(
+            "{} challenges you to a game of {}",
+            self.challenger, self.variant
+        )
+    }
+}
+
+impl ChallengeAcceptedEmail {
+    fn subject_line(&self) -> String {
+        format!(
+            "Game {} v {}: challenge accepted{}",
+            self.game_id,
+            self.opponent,
+            if self.your_move { ", your move" } else { "" }
+        )
+    }
+}
+
+impl DrawOfferedEmail {
+    fn subject_line(&self) -> String {
+        format!("Game {} v {}: draw offered", self.game_id, self.opponent)
+    }
+}
+
+impl VerifyEmail {
+    fn subject_line(&self) -> String {
+        "Confirm your email address for Slowfuse".to_string()
+    }
+}
+
+impl TestEmail {
+    fn subject_line(&self) -> String {
+        "Slowfuse test mail".to_string()
+    }
+}
+
+/// Everything about a mail apart from its subject and bodies.
+#[derive(Clone, Debug)]
+pub struct Envelope {
+    pub to: Mailbox,
+    /// `<…@host>`, the same each time this mail is tried.
+    pub message_id: String,
+    /// The thread this mail belongs to (a game's root id), for `In-Reply-To`/`References`.
+    pub thread: Option<String>,
+    /// The one-click unsubscribe URL (RFC 8058).
+    pub unsubscribe_url: Option<String>,
+    pub date: NaiveDateTime,
+}
+
+/// Why a mail could not be put together.
+#[derive(Debug, thiserror::Error)]
+pub enum ComposeError {
+    #[error("template: {0}")]
+    Template(#[from] askama::Error),
+    #[error("message: {0}")]
+    Message(#[from] lettre::error::Error),
+}
+
+/// Builds the multipart/alternative message with its identifying and threading headers.
+pub fn build_message(
+    from: &Mailbox,
+    envelope: &Envelope,
+    body: &dyn EmailBody,
+) -> Result<Message, ComposeError> {
+    let date = std::time::SystemTime::UNIX_EPOCH
+        + std::time::Duration::from_secs(envelope.date.and_utc().timestamp().max(0) as u64);
+    let mut builder = Message::builder()
+        .from(from.clone())
+        .to(envelope.to.clone())
+        .subject(body.subject())
+        .date(date)
+        .message_id(Some(envelope.message_id.clone()))
+        .raw_header(header("Auto-Submitted", "auto-generated"));
+    if let Some(root) = &envelope.thread {
+        builder = builder.in_reply_to(root.clone()).references(root.clone());
+    }
+    if let Some(url) = &envelope.unsubscribe_url {
+        builder = builder
+            .raw_header(header("List-Unsubscribe", &format!("<{url}>")))
+            .raw_header(header(
+                "List-Unsubscribe-Post",
+                "List-Unsubscribe=One-Click",
+            ));
+    }
+    Ok(builder.multipart(MultiPart::alternative_plain_html(
+        body.text()?,
+        body.html()?,
+    ))?)
+}
+
+fn header(name: &'static str, value: &str) -> HeaderValue {
+    HeaderValue::new(HeaderName::new_from_ascii_str(name), value.to_string())
+}
+
+/// The host of the public URL, used on the right of every Message-ID.
+pub fn url_host(public_url: &str) -> String {
+    let rest = public_url
+        .split_once("://")
+        .map_or(public_url, |(_, rest)| rest);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let authority = authority.rsplit('@').next().unwrap_or(authority);
+    let host = if authority.starts_with('[') {
+        authority
+            .split(']')
+            .next()
+            .map_or(authority.to_string(), |h| format!("{h}]"))
+    } else {
+        authority.split(':').next().unwrap_or(authority).to_string()
+    };
+    if host.is_empty() {
+        "localhost".to_string()
+    } else {
+        host.to_lowercase()
+    }
+}
+
+/// The Message-ID of one outbox row's mail.
+pub fn message_id(outbox_id: i64, host: &str) -> String {
+    format!("<mail-{outbox_id}@{host}>")
+}
+
+/// The root every mail about one game refers to, so a mail client threads them.
+pub fn game_thread(game_id: i64, host: &str) -> String {
+    format!("<game-{game_id}@{host}>")
+}
+
+/// A move with its number, e.g. `1. e4` (ply 0) or `12... Nxf7` (ply 23).
+pub fn numbered_move(ply: i32, san: &str) -> String {
+    let number = ply / 2 + 1;
+    if ply % 2 == 0 {
+        format!("{number}. {san}")
+    } else {
+        format!("{number}... {san}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hosts_come_from_the_public_url() {
+        assert_eq!(url_host("https://Chess.Example.org"), "chess.example.org");
+        assert_eq!(url_host("http://127.0.0.1:8080"), "127.0.0.1");
+        assert_eq!(url_host("https://example.org:8443/chess/"), "example.org");
+        assert_eq!(url_host("http://[::1]:8080"), "[::1]");
+        assert_eq!(url_host(""), "localhost");
+    }
+
+    #[test]
+    fn moves_are_numbered() {
+        assert_eq!(numbered_move(0, "e4"), "1. e4");
+        assert_eq!(numbered_move(23, "Nxf7"), "12... Nxf7");
+    }
+}

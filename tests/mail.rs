@@ -1,0 +1,960 @@
+//! Email notifications against a real SMTP server (Debian's python3-aiosmtpd, started here by
+//! `tests/smtp_sink.py`): content and headers of each kind, threading, one-click unsubscribe,
+//! address confirmation, coalescing, SMTP outage and recovery, two workers, `send-test-email`.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+
+use chrono::{Duration, NaiveDate};
+use common::{Backend, Options, TestApp, spawn_app_with_env};
+use serde_json::{Value, json};
+use slowfuse::clock::FixedClock;
+use slowfuse::mail::MailReport;
+
+const PUBLIC_URL: &str = "http://chess.example.org";
+const HOST: &str = "chess.example.org";
+/// A little more than `mail.coalesce_seconds`.
+const HOLD: i64 = 121;
+
+fn aiosmtpd_available() -> bool {
+    Command::new("/usr/bin/python3")
+        .args(["-c", "import aiosmtpd"])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// The SMTP server of one test: aiosmtpd writing each mail it accepts to a directory.
+struct SmtpSink {
+    dir: tempfile::TempDir,
+    port: u16,
+    child: Option<Child>,
+}
+
+impl SmtpSink {
+    /// A free port for a sink not yet running; `None` (the test skips) without aiosmtpd,
+    /// except under CI, where the test fails instead.
+    fn reserve() -> Option<SmtpSink> {
+        if !aiosmtpd_available() {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "the mail tests need python3-aiosmtpd (apt-get install python3-aiosmtpd)"
+            );
+            eprintln!("SKIPPED: install python3-aiosmtpd to run the mail tests");
+            return None;
+        }
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        Some(SmtpSink {
+            dir: tempfile::tempdir().expect("temp dir"),
+            port,
+            child: None,
+        })
+    }
+
+    /// Starts the server on the reserved port and waits until it listens.
+    fn start(&mut self) {
+        assert!(self.child.is_none(), "the sink is already running");
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/smtp_sink.py");
+        let mut child = Command::new("/usr/bin/python3")
+            .arg(script)
+            .arg(self.dir.path())
+            .arg(self.port.to_string())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start the SMTP sink");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("stdout"))
+            .read_line(&mut line)
+            .expect("the sink's first line");
+        assert_eq!(
+            line.trim(),
+            format!("PORT {}", self.port),
+            "the sink listens"
+        );
+        self.child = Some(child);
+    }
+
+    /// Stops the server (an SMTP outage).
+    fn stop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    /// Every mail received so far, in the order received.
+    fn mails(&self) -> Vec<Mail> {
+        let mut names: Vec<_> = std::fs::read_dir(self.dir.path())
+            .expect("sink dir")
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        names.sort();
+        names
+            .iter()
+            .map(|p| Mail(serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap()))
+            .collect()
+    }
+}
+
+impl Drop for SmtpSink {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// One received mail, as Python's email package read it.
+struct Mail(Value);
+
+impl Mail {
+    fn header(&self, name: &str) -> String {
+        self.0["headers"][name.to_lowercase()][0]
+            .as_str()
+            .unwrap_or_else(|| panic!("no {name} header in {}", self.0["headers"]))
+            .to_string()
+    }
+    fn has_header(&self, name: &str) -> bool {
+        !self.0["headers"][name.to_lowercase()].is_null()
+    }
+    fn rcpt_tos(&self) -> Vec<String> {
+        let to = self.0["rcpt_tos"].as_array().unwrap();
+        to.iter().map(|a| a.as_str().unwrap().to_string()).collect()
+    }
+    fn is_to(&self, name: &str) -> bool {
+        self.rcpt_tos() == vec![format!("{name}@example.com")]
+    }
+    fn subject(&self) -> String {
+        self.header("subject")
+    }
+    fn text(&self) -> &str {
+        self.0["text"].as_str().expect("a text/plain part")
+    }
+    fn html(&self) -> &str {
+        self.0["html"].as_str().expect("a text/html part")
+    }
+    /// The first link in the text part that starts with the public URL and `path`.
+    fn link(&self, path: &str) -> String {
+        let start = format!("{PUBLIC_URL}{path}");
+        self.text()
+            .split_whitespace()
+            .find(|w| w.starts_with(&start))
+            .unwrap_or_else(|| panic!("no link to {start} in:\n{}", self.text()))
+            .to_string()
+    }
+    /// The URL inside `List-Unsubscribe: <…>`.
+    fn unsubscribe_url(&self) -> String {
+        let h = self.header("list-unsubscribe");
+        h.trim_start_matches('<').trim_end_matches('>').to_string()
+    }
+}
+
+/// A test's world: the app (no background worker) on a fixed clock, and its SMTP server.
+struct Env {
+    app: TestApp,
+    sink: SmtpSink,
+    clock: Arc<FixedClock>,
+}
+
+fn setup(backend: Backend, sink_running: bool) -> Option<Env> {
+    let mut sink = SmtpSink::reserve()?;
+    if sink_running {
+        sink.start();
+    }
+    let start = NaiveDate::from_ymd_opt(2026, 12, 1)
+        .unwrap()
+        .and_hms_opt(9, 0, 0)
+        .unwrap();
+    let clock = Arc::new(FixedClock::new(start));
+    let settings = [
+        ("SLOWFUSE__SERVER__PUBLIC_URL", PUBLIC_URL.to_string()),
+        ("SLOWFUSE__MAIL__TRANSPORT", "smtp".to_string()),
+        ("SLOWFUSE__MAIL__SMTP_HOST", "127.0.0.1".to_string()),
+        ("SLOWFUSE__MAIL__SMTP_PORT", sink.port.to_string()),
+        ("SLOWFUSE__MAIL__SMTP_TLS", "none".to_string()),
+        (
+            "SLOWFUSE__MAIL__FROM",
+            "Slowfuse <chess@example.org>".to_string(),
+        ),
+        ("SLOWFUSE__MAIL__TIMEOUT_SECONDS", "5".to_string()),
+    ];
+    let app = spawn_app_with_env(
+        backend,
+        Options {
+            clock: Some(clock.clone()),
+            ..Options::default()
+        },
+        settings
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+    )?;
+    Some(Env { app, sink, clock })
+}
+
+impl Env {
+    /// One pass of the worker's mail job.
+    fn pass(&self) -> MailReport {
+        actix_web::rt::System::new()
+            .block_on(slowfuse::worker::send_mail_once(&self.app.state))
+            .expect("mail pass")
+    }
+
+    fn advance(&self, seconds: i64) {
+        self.clock.advance(Duration::seconds(seconds));
+    }
+
+    /// Lets held mails become due and sends everything; returns how many mails the sink has.
+    fn settle(&self) -> usize {
+        self.advance(HOLD);
+        self.pass();
+        self.sink.mails().len()
+    }
+
+    /// The mails received after the first `since`.
+    fn mails_since(&self, since: usize) -> Vec<Mail> {
+        self.sink.mails().into_iter().skip(since).collect()
+    }
+
+    /// GETs or POSTs a link from a mail on the test server, as someone not logged in.
+    fn open(&self, method: &str, link: &str, body: Option<&str>) -> (u16, String) {
+        let path = link
+            .strip_prefix(PUBLIC_URL)
+            .expect("a link on the public URL");
+        let client = reqwest::blocking::Client::new();
+        let url = format!("{}{path}", self.app.base);
+        let req = match method {
+            "POST" => client
+                .post(url)
+                .header("content-type", "application/x-www-form-urlencoded")
+                .body(body.unwrap_or("").to_string()),
+            _ => client.get(url),
+        };
+        let res = req.send().expect("request");
+        (res.status().as_u16(), res.text().unwrap_or_default())
+    }
+
+    /// Signs a user up and confirms the address by the link of the confirmation mail;
+    /// returns their API token.
+    fn verified_user(&self, name: &str) -> String {
+        let token = self.app.user(name);
+        self.pass();
+        let mails = self.sink.mails();
+        let mail = mails
+            .iter()
+            .rev()
+            .find(|m| m.is_to(name) && m.subject().contains("Confirm"))
+            .expect("a confirmation mail");
+        let (status, page) = self.open("GET", &mail.link("/verify-email?token="), None);
+        assert_eq!(status, 200, "{page}");
+        assert!(page.contains("is confirmed"), "{page}");
+        token
+    }
+
+    fn play(&self, game: i64, token: &str, mv: &str, ply: i64) {
+        let r = self.app.play(game, token, mv, ply);
+        assert_eq!(r.status, 200, "{mv} at ply {ply}: {}", r.body);
+    }
+
+    fn action(&self, game: i64, token: &str, action: &str, ply: i64, message: Option<&str>) {
+        let r = self.app.post(
+            &format!("/api/v1/games/{game}/actions"),
+            Some(token),
+            json!({"action": action, "ply": ply, "message": message}),
+        );
+        assert_eq!(r.status, 200, "{action}: {}", r.body);
+    }
+
+    fn settings_of(&self, token: &str) -> Value {
+        let r = self.app.get("/api/v1/me/notifications", Some(token));
+        assert_eq!(r.status, 200, "{}", r.body);
+        r.body
+    }
+}
+
+fn game_root(game: i64) -> String {
+    format!("<game-{game}@{HOST}>")
+}
+
+macro_rules! mail_tests {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(#[test] fn $name() { if let Some(mut env) = super::setup(super::Backend::Sqlite, true) { super::$name(&mut env) } })*
+        }
+        mod postgres {
+            $(#[test] fn $name() { if let Some(mut env) = super::setup(super::Backend::Postgres, true) { super::$name(&mut env) } })*
+        }
+    };
+}
+
+mail_tests!(
+    a_move_puts_one_correct_multipart_mail_into_the_smtp_servers_hands,
+    challenge_draw_and_result_mails_thread_by_game,
+    one_click_unsubscribe_without_login_stops_that_kind_only,
+    an_unconfirmed_address_gets_only_the_confirmation_mail,
+    a_burst_of_moves_becomes_one_mail_also_with_a_conditional_reply,
+    smtp_outage_then_recovery_loses_nothing_and_doubles_nothing,
+    a_refused_address_fails_at_once_and_is_not_retried,
+    two_workers_send_each_mail_once,
+    notification_settings_on_the_account_page_and_in_the_api,
+);
+
+fn a_move_puts_one_correct_multipart_mail_into_the_smtp_servers_hands(env: &mut Env) {
+    let a = env.verified_user("alice");
+    let b = env.verified_user("bob");
+    let g = env.app.game("atomic", &a, &b);
+    let before = env.settle();
+    env.play(g, &a, "e4", 0);
+    assert!(
+        env.pass().is_empty(),
+        "a move's mail waits a little for a quick reply"
+    );
+    env.advance(HOLD);
+    assert_eq!(env.pass().sent.len(), 1);
+    let mails = env.mails_since(before);
+    assert_eq!(mails.len(), 1, "exactly one mail");
+    let m = &mails[0];
+    assert_eq!(m.rcpt_tos(), vec!["bob@example.com"]);
+    assert_eq!(m.header("from"), "Slowfuse <chess@example.org>");
+    assert_eq!(m.header("to"), "bob <bob@example.com>");
+    assert_eq!(m.subject(), format!("Game {g} v alice: your move"));
+    let first_id = m.header("message-id");
+    let id_shape = regex::Regex::new(r"^<mail-\d+@chess\.example\.org>$").unwrap();
+    assert!(id_shape.is_match(&first_id), "{first_id}");
+    assert_eq!(m.header("in-reply-to"), game_root(g));
+    assert_eq!(m.header("references"), game_root(g));
+    let unsubscribe = m.unsubscribe_url();
+    assert!(
+        unsubscribe.starts_with(&format!("{PUBLIC_URL}/unsubscribe?token=")),
+        "{unsubscribe}"
+    );
+    assert_eq!(
+        m.header("list-unsubscribe-post"),
+        "List-Unsubscribe=One-Click"
+    );
+    assert_eq!(m.header("auto-submitted"), "auto-generated");
+    assert!(
+        m.header("date").contains("1 Dec 2026"),
+        "{}",
+        m.header("date")
+    );
+    assert_eq!(
+        m.0["parts"],
+        json!(["multipart/alternative", "text/plain", "text/html"])
+    );
+    assert_eq!(m.0["defects"], json!([]));
+    let text = m.text();
+    if std::env::var_os("SHOW_MAIL").is_some() {
+        eprintln!(
+            "{}\n{text}\n{}",
+            serde_json::to_string_pretty(&m.0["headers"]).unwrap(),
+            m.html()
+        );
+    }
+    assert!(text.contains("alice played 1. e4"), "{text}");
+    assert!(text.contains("It is your move"), "{text}");
+    // Bob plays black: his diagram has rank 1 at the top and the h-file on the left.
+    assert!(text.contains("1  R N B K Q B N R"), "{text}");
+    assert!(text.contains("4  . . . P . . . ."), "{text}");
+    assert!(text.contains("   h g f e d c b a"), "{text}");
+    assert!(text.contains(&format!("{PUBLIC_URL}/games/{g}")), "{text}");
+    assert!(text.contains("You get this mail because it is your move"));
+    assert!(
+        text.contains(&unsubscribe),
+        "the footer has the unsubscribe link"
+    );
+    let html = m.html();
+    assert!(
+        html.contains(&format!("href=\"{PUBLIC_URL}/games/{g}\"")),
+        "{html}"
+    );
+    assert!(html.contains("<strong>1. e4</strong>"), "{html}");
+    assert!(
+        html.contains('♙') && html.contains('♚'),
+        "the board has pieces"
+    );
+    assert!(html.contains("Unsubscribe from these mails"));
+
+    // Once: later passes send nothing more.
+    env.advance(3600);
+    assert!(env.pass().is_empty());
+    assert_eq!(env.sink.mails().len(), before + 1);
+
+    // Bob's reply mails alice, in the same thread, under another Message-ID.
+    env.play(g, &b, "e5", 1);
+    env.advance(HOLD);
+    env.pass();
+    let mails = env.mails_since(before + 1);
+    assert_eq!(mails.len(), 1);
+    let m = &mails[0];
+    assert!(m.is_to("alice"));
+    assert!(m.text().contains("bob played 1... e5"), "{}", m.text());
+    assert!(m.text().contains("5  . . . . p . . ."), "white's side");
+    assert_eq!(m.header("in-reply-to"), game_root(g));
+    assert_eq!(m.header("references"), game_root(g));
+    assert_ne!(m.header("message-id"), first_id);
+}
+
+fn challenge_draw_and_result_mails_thread_by_game(env: &mut Env) {
+    let a = env.verified_user("alice");
+    let b = env.verified_user("bob");
+    let before = env.sink.mails().len();
+    let r = env.app.post(
+        "/api/v1/challenges",
+        Some(&a),
+        json!({"variant": "atomic", "color": "white", "days_per_move": 3, "opponent": "bob"}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let challenge = r.body["id"].as_i64().unwrap();
+    env.pass();
+    let mails = env.mails_since(before);
+    assert_eq!(mails.len(), 1, "the challenge reaches bob at once");
+    let m = &mails[0];
+    assert!(m.is_to("bob"));
+    assert_eq!(m.subject(), "alice challenges you to a game of Atomic");
+    assert!(
+        m.text().contains("casual game of Atomic (3 days per move)"),
+        "{}",
+        m.text()
+    );
+    assert!(m.text().contains("you would play black"), "{}", m.text());
+    assert_eq!(m.link("/challenges"), format!("{PUBLIC_URL}/challenges"));
+    assert!(m.has_header("list-unsubscribe"));
+    assert!(!m.has_header("in-reply-to"), "no game yet");
+
+    let r = env.app.post(
+        &format!("/api/v1/challenges/{challenge}/accept"),
+        Some(&b),
+        json!({}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let g = r.body["game_id"].as_i64().unwrap();
+    env.pass();
+    let mails = env.mails_since(before + 1);
+    assert_eq!(mails.len(), 1);
+    let m = &mails[0];
+    assert!(m.is_to("alice"));
+    assert_eq!(
+        m.subject(),
+        format!("Game {g} v bob: challenge accepted, your move")
+    );
+    assert!(m.text().contains("you play white"), "{}", m.text());
+    assert_eq!(m.header("references"), game_root(g));
+
+    env.action(g, &a, "offer_draw", 0, Some("Shall we? <b>no</b>"));
+    env.pass();
+    let mails = env.mails_since(before + 2);
+    assert_eq!(mails.len(), 1);
+    let m = &mails[0];
+    assert!(m.is_to("bob"));
+    assert_eq!(m.subject(), format!("Game {g} v alice: draw offered"));
+    assert!(
+        m.text().contains("alice wrote: Shall we? <b>no</b>"),
+        "{}",
+        m.text()
+    );
+    assert!(
+        m.html().contains("Shall we? &#60;b&#62;no&#60;/b&#62;")
+            || m.html().contains("Shall we? &lt;b&gt;no&lt;/b&gt;"),
+        "the message is text in the HTML part: {}",
+        m.html()
+    );
+    assert_eq!(m.header("in-reply-to"), game_root(g));
+
+    env.action(g, &b, "decline_draw", 0, None);
+    env.action(g, &a, "resign", 0, None);
+    env.pass();
+    let mails = env.mails_since(before + 3);
+    assert_eq!(mails.len(), 2, "a result mail to each player");
+    for m in &mails {
+        assert_eq!(m.header("references"), game_root(g));
+        assert!(m.text().contains("0-1 (Resignation)"), "{}", m.text());
+        assert!(m.text().contains(&format!("{PUBLIC_URL}/games/{g}.pgn")));
+    }
+    let to_alice = mails.iter().find(|m| m.is_to("alice")).unwrap();
+    let to_bob = mails.iter().find(|m| m.is_to("bob")).unwrap();
+    assert_eq!(
+        to_alice.subject(),
+        format!("Game {g} v bob: you lost (resignation)")
+    );
+    assert_eq!(
+        to_bob.subject(),
+        format!("Game {g} v alice: you won (resignation)")
+    );
+    let ids: std::collections::HashSet<String> = env
+        .mails_since(before)
+        .iter()
+        .map(|m| m.header("message-id"))
+        .collect();
+    assert_eq!(ids.len(), 5, "every mail has its own Message-ID");
+}
+
+fn one_click_unsubscribe_without_login_stops_that_kind_only(env: &mut Env) {
+    let a = env.verified_user("alice");
+    let b = env.verified_user("bob");
+    let g = env.app.game("atomic", &a, &b);
+    env.settle();
+    env.play(g, &a, "e4", 0);
+    let before = env.settle();
+    let mail = env.sink.mails().pop().unwrap();
+    assert!(mail.is_to("bob"));
+    let link = mail.unsubscribe_url();
+
+    // Opening the link (a person, or a scanner) only asks.
+    let (status, page) = env.open("GET", &link, None);
+    assert_eq!(status, 200);
+    assert!(
+        page.contains("Stop the mails sent to <strong>bob</strong>"),
+        "{page}"
+    );
+    assert!(page.contains(">Unsubscribe</button>"), "{page}");
+    assert_eq!(env.settings_of(&b)["kinds"]["your_turn"], true);
+
+    // A forged or damaged token is refused clearly and changes nothing.
+    let token = link.split("token=").nth(1).unwrap();
+    let (bob_id, rest) = token.split_once('.').unwrap();
+    // Alice signed up just before bob: the same link for her account.
+    let forged = format!("{}.{rest}", bob_id.parse::<i64>().unwrap() - 1);
+    let bad_links = [
+        format!("{PUBLIC_URL}/unsubscribe?token={forged}"),
+        format!("{PUBLIC_URL}/unsubscribe?token=garbage"),
+        format!("{PUBLIC_URL}/unsubscribe"),
+    ];
+    for bad in bad_links {
+        for method in ["GET", "POST"] {
+            let (status, page) = env.open(method, &bad, Some("List-Unsubscribe=One-Click"));
+            assert_eq!(status, 400, "{method} {bad}");
+            assert!(
+                page.contains("This unsubscribe link is not valid"),
+                "{page}"
+            );
+        }
+    }
+    assert_eq!(env.settings_of(&a)["kinds"]["your_turn"], true);
+
+    // The one-click POST of RFC 8058, without any login.
+    let (status, page) = env.open("POST", &link, Some("List-Unsubscribe=One-Click"));
+    assert_eq!(status, 200, "{page}");
+    assert!(
+        page.contains("gets no more mails for “It is my move”"),
+        "{page}"
+    );
+    let settings = env.settings_of(&b);
+    assert_eq!(settings["kinds"]["your_turn"], false);
+    assert_eq!(settings["kinds"]["game_over"], true);
+    assert_eq!(
+        env.settings_of(&a)["kinds"]["your_turn"],
+        true,
+        "alice unchanged"
+    );
+
+    env.play(g, &b, "e5", 1);
+    env.settle();
+    env.play(g, &a, "Nf3", 2);
+    env.settle();
+    let mails = env.mails_since(before);
+    assert_eq!(mails.len(), 1, "alice still gets hers, bob none");
+    assert!(mails[0].is_to("alice"));
+
+    // Other kinds still reach bob.
+    env.action(g, &a, "resign", 3, None);
+    env.pass();
+    let mails = env.mails_since(before + 1);
+    assert_eq!(mails.len(), 2);
+    assert!(
+        mails
+            .iter()
+            .any(|m| m.is_to("bob") && m.subject().contains("you won"))
+    );
+}
+
+fn an_unconfirmed_address_gets_only_the_confirmation_mail(env: &mut Env) {
+    let a = env.verified_user("alice");
+    let before = env.sink.mails().len();
+    let c = env.app.user("carol");
+    let r = env.app.post(
+        "/api/v1/challenges",
+        Some(&a),
+        json!({"variant": "atomic", "color": "white", "days_per_move": 3, "opponent": "carol"}),
+    );
+    assert_eq!(r.status, 201);
+    let id = r.body["id"].as_i64().unwrap();
+    let r = env.app.post(
+        &format!("/api/v1/challenges/{id}/accept"),
+        Some(&c),
+        json!({}),
+    );
+    let g = r.body["game_id"].as_i64().unwrap();
+    env.play(g, &a, "e4", 0);
+    env.settle();
+    let to_carol: Vec<Mail> = env
+        .mails_since(before)
+        .into_iter()
+        .filter(|m| m.is_to("carol"))
+        .collect();
+    assert_eq!(
+        to_carol.len(),
+        1,
+        "no challenge and no move mail before confirmation"
+    );
+    let m = &to_carol[0];
+    assert_eq!(m.subject(), "Confirm your email address for Slowfuse");
+    assert!(
+        !m.has_header("list-unsubscribe"),
+        "this mail cannot be refused"
+    );
+    assert_eq!(
+        m.0["parts"],
+        json!(["multipart/alternative", "text/plain", "text/html"])
+    );
+    assert!(m.text().contains("no other mail is sent to you"));
+    let link = m.link("/verify-email?token=");
+    assert!(m.html().contains(&format!("href=\"{link}\"")));
+    assert_eq!(env.settings_of(&c)["verified"], false);
+
+    let (status, page) = env.open("GET", &format!("{link}x"), None);
+    assert_eq!(status, 400, "a damaged link");
+    assert!(page.contains("not valid or has expired"), "{page}");
+    assert_eq!(env.settings_of(&c)["verified"], false);
+
+    let (status, page) = env.open("GET", &link, None);
+    assert_eq!(status, 200);
+    assert!(
+        page.contains("<strong>carol@example.com</strong> is confirmed"),
+        "{page}"
+    );
+    assert_eq!(env.settings_of(&c)["verified"], true);
+    let (status, page) = env.open("GET", &link, None);
+    assert_eq!(status, 200);
+    assert!(page.contains("was already confirmed"), "{page}");
+
+    // From now on carol's mails come.
+    let seen = env.sink.mails().len();
+    env.play(g, &c, "e5", 1);
+    env.play(g, &a, "Nf3", 2);
+    env.settle();
+    let mails = env.mails_since(seen);
+    assert_eq!(mails.len(), 1);
+    assert!(mails[0].is_to("carol"));
+    assert!(mails[0].text().contains("alice played 2. Nf3"));
+}
+
+fn a_burst_of_moves_becomes_one_mail_also_with_a_conditional_reply(env: &mut Env) {
+    let a = env.verified_user("alice");
+    let b = env.verified_user("bob");
+    let g = env.app.game("atomic", &a, &b);
+    let before = env.settle();
+    for (ply, (token, mv)) in [(&a, "e4"), (&b, "e5"), (&a, "Nf3"), (&b, "Nc6")]
+        .into_iter()
+        .enumerate()
+    {
+        env.play(g, token, mv, ply as i64);
+        env.advance(30);
+        assert!(
+            env.pass().sent.is_empty(),
+            "nothing while the players reply quickly"
+        );
+    }
+    // Bob, waiting, answers Bb5 with a6 in advance; the server plays it for him.
+    let r = env.app.post_method(
+        "PUT",
+        &format!("/api/v1/games/{g}/conditional"),
+        Some(&b),
+        json!({"lines": "Bb5 a6", "ply": 4, "comment": null}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    env.play(g, &a, "Bb5", 4);
+    env.advance(60);
+    assert!(env.pass().sent.is_empty());
+    env.advance(HOLD);
+    env.pass();
+    env.advance(3600);
+    env.pass();
+    let mails = env.mails_since(before);
+    assert_eq!(mails.len(), 1, "six moves, one mail");
+    let m = &mails[0];
+    assert!(
+        m.is_to("alice"),
+        "after the conditional reply it is alice's move"
+    );
+    assert!(m.text().contains("bob played 3... a6"), "{}", m.text());
+}
+
+fn smtp_outage_then_recovery_loses_nothing_and_doubles_nothing(env: &mut Env) {
+    // Phase 1: the SMTP server is down from the start; sign-ups still work.
+    env.sink.stop();
+    env.app.user("alice");
+    env.app.user("bob");
+    let report = env.pass();
+    assert!(report.sent.is_empty());
+    assert_eq!(
+        report.retrying.len(),
+        1,
+        "the pass stops at the first failure"
+    );
+    for _ in 0..3 {
+        env.advance(60);
+        assert!(env.pass().sent.is_empty());
+    }
+    env.sink.start();
+    env.advance(3600);
+    assert_eq!(env.pass().sent.len(), 2);
+    let mails = env.sink.mails();
+    assert_eq!(mails.len(), 2, "each confirmation once");
+    let mut tokens = Vec::new();
+    for name in ["alice", "bob"] {
+        let m = mails.iter().find(|m| m.is_to(name)).expect("one for each");
+        assert_eq!(
+            env.open("GET", &m.link("/verify-email?token="), None).0,
+            200
+        );
+        let r = env.app.post(
+            "/api/v1/tokens",
+            None,
+            json!({"username": name, "password": "correct horse battery"}),
+        );
+        tokens.push(r.body["token"].as_str().unwrap().to_string());
+    }
+    let (a, b) = (&tokens[0], &tokens[1]);
+    let g1 = env.app.game("atomic", a, b);
+    let before = env.settle();
+
+    // Phase 2: SMTP goes down during play; moves and challenges still succeed.
+    env.sink.stop();
+    env.play(g1, a, "e4", 0);
+    let g2 = env.app.game("atomic", a, b);
+    env.play(g2, a, "d4", 0);
+    for _ in 0..6 {
+        env.advance(HOLD);
+        assert!(env.pass().sent.is_empty());
+    }
+    env.sink.start();
+    env.advance(3600);
+    assert_eq!(env.pass().sent.len(), 3);
+    env.advance(7200);
+    assert!(env.pass().is_empty(), "nothing left, nothing sent twice");
+    let mails = env.mails_since(before);
+    let mut got: Vec<(String, String)> = mails
+        .iter()
+        .map(|m| (m.rcpt_tos()[0].clone(), m.subject()))
+        .collect();
+    got.sort();
+    let mut expected = vec![
+        (
+            "bob@example.com".to_string(),
+            format!("Game {g1} v alice: your move"),
+        ),
+        (
+            "bob@example.com".to_string(),
+            format!("Game {g2} v alice: your move"),
+        ),
+        (
+            "alice@example.com".to_string(),
+            // Written from the game as it is when sent: alice has moved meanwhile.
+            format!("Game {g2} v bob: challenge accepted"),
+        ),
+    ];
+    expected.sort();
+    assert_eq!(got, expected);
+    assert!(mails[0].text().contains("played 1."));
+}
+
+fn a_refused_address_fails_at_once_and_is_not_retried(env: &mut Env) {
+    env.app.user("bouncer");
+    let report = env.pass();
+    assert_eq!(report.failed.len(), 1, "550 is permanent: {report:?}");
+    assert!(report.retrying.is_empty());
+    env.advance(86_400);
+    assert!(env.pass().is_empty(), "a failed mail is not tried again");
+    assert!(env.sink.mails().is_empty());
+    // Other mail still flows.
+    env.app.user("alice");
+    assert_eq!(env.pass().sent.len(), 1);
+}
+
+fn two_workers_send_each_mail_once(env: &mut Env) {
+    let a = env.verified_user("alice");
+    let b = env.verified_user("bob");
+    let games: Vec<i64> = (0..10).map(|_| env.app.game("atomic", &a, &b)).collect();
+    let before = env.settle();
+    for g in &games {
+        env.play(*g, &a, "e4", 0);
+    }
+    env.advance(HOLD);
+    let run_two = || {
+        let (one, two) = std::thread::scope(|s| {
+            let h1 = s.spawn(|| env.pass());
+            let h2 = s.spawn(|| env.pass());
+            (h1.join().unwrap(), h2.join().unwrap())
+        });
+        let mut sent = one.sent;
+        sent.extend(two.sent);
+        sent
+    };
+    let mut sent = run_two();
+    sent.sort();
+    let mut distinct = sent.clone();
+    distinct.dedup();
+    assert_eq!(sent.len(), 10, "{sent:?}");
+    assert_eq!(distinct, sent, "no row sent by both workers");
+    let mails = env.mails_since(before);
+    assert_eq!(mails.len(), 10, "the SMTP server got each mail once");
+    let mut subjects: Vec<String> = mails.iter().map(|m| m.subject()).collect();
+    subjects.sort();
+    let mut expected: Vec<String> = games
+        .iter()
+        .map(|g| format!("Game {g} v alice: your move"))
+        .collect();
+    expected.sort();
+    assert_eq!(subjects, expected);
+    env.advance(3600);
+    assert!(run_two().is_empty(), "nothing left");
+    assert_eq!(env.sink.mails().len(), before + 10);
+}
+
+fn notification_settings_on_the_account_page_and_in_the_api(env: &mut Env) {
+    let browser = env.app.browser();
+    assert_eq!(browser.sign_up("erin").status, 303);
+    let page = browser.get("/account").body;
+    assert!(page.contains("id=\"notifications\""), "{page}");
+    assert!(page.contains("not confirmed yet"), "{page}");
+    assert_eq!(
+        page.matches("value=\"on\" checked").count(),
+        5,
+        "all on at first"
+    );
+    let csrf = common::hidden_value(&page, "csrf_token").unwrap();
+    let r = browser.post(
+        "/account/notifications",
+        &[("csrf_token", &csrf), ("game_over", "on")],
+    );
+    assert_eq!(r.status, 303);
+    let page = browser.follow(r).body;
+    assert!(page.contains("Notification settings saved."), "{page}");
+    assert!(page.contains("name=\"game_over\" value=\"on\" checked"));
+    assert!(page.contains("name=\"your_turn\" value=\"on\">"), "{page}");
+    let r = browser.post("/account/notifications", &[("csrf_token", "forged")]);
+    assert_eq!(r.status, 403, "a form from elsewhere is refused");
+
+    let r = env.app.post(
+        "/api/v1/tokens",
+        None,
+        json!({"username": "erin", "password": "correct horse battery"}),
+    );
+    let token = r.body["token"].as_str().unwrap().to_string();
+    let s = env.settings_of(&token);
+    assert_eq!(s["email"], "erin@example.com");
+    assert_eq!(s["verified"], false);
+    assert_eq!(
+        s["kinds"],
+        json!({"your_turn": false, "draw_offered": false, "game_over": true,
+               "challenge_received": false, "challenge_accepted": false})
+    );
+    let r = env.app.post_method(
+        "PUT",
+        "/api/v1/me/notifications",
+        Some(&token),
+        json!({"kinds": {"your_turn": true}}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body["kinds"]["your_turn"], true);
+    assert_eq!(r.body["kinds"]["game_over"], true);
+    assert_eq!(r.body["kinds"]["draw_offered"], false);
+    let r = env.app.post_method(
+        "PUT",
+        "/api/v1/me/notifications",
+        Some(&token),
+        json!({"kinds": {"verify_email": false}}),
+    );
+    assert_eq!(r.status, 422);
+    assert!(r.body["error"].as_str().unwrap().contains("unknown kind"));
+    assert_eq!(env.app.get("/api/v1/me/notifications", None).status, 401);
+
+    // Another confirmation mail on request, at most one per ten minutes.
+    let csrf = browser.csrf("/account");
+    let r = browser.post("/account/verify-email", &[("csrf_token", &csrf)]);
+    let page = browser.follow(r).body;
+    assert!(
+        page.contains("A new confirmation mail is on its way."),
+        "{page}"
+    );
+    let r = browser.post("/account/verify-email", &[("csrf_token", &csrf)]);
+    let page = browser.follow(r).body;
+    assert!(page.contains("wait ten minutes"), "{page}");
+    env.pass();
+    let to_erin = env
+        .sink
+        .mails()
+        .into_iter()
+        .filter(|m| m.is_to("erin"))
+        .count();
+    assert_eq!(to_erin, 2, "the sign-up mail and the one asked for");
+}
+
+/// `slowfuse send-test-email` through SMTP, to a server that is down, and into files.
+#[test]
+fn send_test_email_reports_success_and_failure() {
+    let Some(mut sink) = SmtpSink::reserve() else {
+        return;
+    };
+    let data = tempfile::tempdir().unwrap();
+    let port = sink.port;
+    let run = |transport: &str| {
+        Command::new(env!("CARGO_BIN_EXE_slowfuse"))
+            .args(["--config-dir", data.path().to_str().unwrap()])
+            .args(["send-test-email", "ops@example.com"])
+            .env("SLOWFUSE__SERVER__DATA_DIR", data.path())
+            .env("SLOWFUSE__SERVER__PUBLIC_URL", PUBLIC_URL)
+            .env("SLOWFUSE__MAIL__TRANSPORT", transport)
+            .env("SLOWFUSE__MAIL__SMTP_HOST", "127.0.0.1")
+            .env("SLOWFUSE__MAIL__SMTP_PORT", port.to_string())
+            .env("SLOWFUSE__MAIL__SMTP_TLS", "none")
+            .env("SLOWFUSE__MAIL__TIMEOUT_SECONDS", "5")
+            .env("RUST_LOG", "off")
+            .output()
+            .expect("run slowfuse")
+    };
+    let down = run("smtp");
+    assert!(!down.status.success());
+    let err = String::from_utf8_lossy(&down.stderr);
+    assert!(
+        err.contains("the test mail to ops@example.com was not sent"),
+        "{err}"
+    );
+    assert!(err.to_lowercase().contains("refused"), "{err}");
+
+    sink.start();
+    let up = run("smtp");
+    let out = String::from_utf8_lossy(&up.stdout);
+    assert!(
+        up.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&up.stderr)
+    );
+    assert!(
+        out.contains("Test mail to ops@example.com sent through SMTP 127.0.0.1"),
+        "{out}"
+    );
+    let mails = sink.mails();
+    assert_eq!(mails.len(), 1);
+    assert_eq!(mails[0].subject(), "Slowfuse test mail");
+    assert!(mails[0].text().contains(PUBLIC_URL));
+
+    let file = run("file");
+    assert!(file.status.success());
+    let written: Vec<_> = std::fs::read_dir(data.path().join("mail"))
+        .expect("the mail directory")
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().extension().is_some_and(|x| x == "eml"))
+        .collect();
+    assert_eq!(written.len(), 1);
+    let eml = std::fs::read_to_string(written[0].path()).unwrap();
+    assert!(eml.contains("Subject: Slowfuse test mail"), "{eml}");
+    assert!(eml.contains("To: ops@example.com"), "{eml}");
+}
