@@ -462,3 +462,57 @@ fn conditional_moves_leave_and_gifts_of_time_from_the_forms(app: &TestApp) {
             .contains("Leave taken: alice is on leave until")
     );
 }
+
+#[test]
+fn public_pages_set_no_cookie_for_visitors() {
+    let app = common::spawn_app(common::Backend::Sqlite).unwrap();
+    let a = app.user("alice");
+    let b = app.user("bob");
+    let g = app.game("atomic", &a, &b);
+    let visitor = app.browser();
+    for path in [
+        format!("/games/{g}"),
+        "/".to_string(),
+        "/challenges".to_string(),
+    ] {
+        let res = visitor
+            .client
+            .get(format!("{}{path}", app.base))
+            .send()
+            .unwrap();
+        assert_eq!(res.status().as_u16(), 200);
+        assert!(
+            res.headers().get("set-cookie").is_none(),
+            "{path} sets a cookie for a visitor"
+        );
+    }
+    // The login form does need a session for its CSRF token.
+    let res = visitor
+        .client
+        .get(format!("{}/login", app.base))
+        .send()
+        .unwrap();
+    assert!(res.headers().get("set-cookie").is_some());
+}
+
+#[test]
+fn simultaneous_sign_ups_all_succeed_on_sqlite() {
+    let app = common::spawn_app(common::Backend::Sqlite).unwrap();
+    let statuses: Vec<u16> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..16)
+            .map(|i| {
+                let app = &app;
+                s.spawn(move || {
+                    app.post(
+                        "/api/v1/accounts",
+                        None,
+                        serde_json::json!({"username": format!("player{i}"), "email": format!("p{i}@example.com"), "password": "correct horse battery"}),
+                    )
+                    .status
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert!(statuses.iter().all(|s| *s == 201), "{statuses:?}");
+}

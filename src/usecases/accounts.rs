@@ -127,13 +127,6 @@ pub fn sign_up(
     let key = username.to_lowercase();
     let hash = hash_password(password);
     conn.transaction(|conn| {
-        let taken: i64 = users::table
-            .filter(users::username_key.eq(&key))
-            .count()
-            .get_result(conn)?;
-        if taken > 0 {
-            return Err(SignUpError::UsernameTaken(username.to_string()));
-        }
         let new = NewUser {
             username,
             username_key: &key,

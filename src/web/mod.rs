@@ -63,9 +63,17 @@ pub struct Layout {
 impl Layout {
     /// Reads the layout's needs from the session (and takes the flash messages).
     pub fn from_session(session: &Session) -> Layout {
+        let user = session::current_username(session);
+        // Visitors get no session (and no cookie) until a page with a form asks for one:
+        // public pages stay cookie-free and cacheable.
+        let csrf = if user.is_some() {
+            session::csrf_token(session)
+        } else {
+            session::existing_csrf_token(session).unwrap_or_default()
+        };
         Layout {
-            user: session::current_username(session),
-            csrf: session::csrf_token(session),
+            user,
+            csrf,
             flashes: session::take_flashes(session),
         }
     }

@@ -54,6 +54,11 @@ pub fn csrf_token(session: &Session) -> String {
     t
 }
 
+/// The session's CSRF token if it has one already (creates nothing).
+pub fn existing_csrf_token(session: &Session) -> Option<String> {
+    session.get::<String>(CSRF_KEY).ok().flatten()
+}
+
 /// Whether a submitted form carries this session's CSRF token.
 pub fn csrf_ok(session: &Session, submitted: &str) -> bool {
     match session.get::<String>(CSRF_KEY) {

@@ -205,11 +205,13 @@ impl Game {
     ) -> Result<Game, ReplayError> {
         let mut game = Game::from_fen(variant, initial_fen)?;
         for (index, uci) in uci_moves.iter().enumerate() {
-            game = game.play_uci(uci).map_err(|error| ReplayError::Move {
-                ply: u32::try_from(index + 1).unwrap_or(u32::MAX),
-                uci: uci.clone(),
-                error,
-            })?;
+            // In place: copying the game for every move made replay quadratic.
+            game.play_uci_in_place(uci)
+                .map_err(|error| ReplayError::Move {
+                    ply: u32::try_from(index + 1).unwrap_or(u32::MAX),
+                    uci: uci.clone(),
+                    error,
+                })?;
         }
         Ok(game)
     }
@@ -384,6 +386,16 @@ impl Game {
         }
         let m = input::resolve_uci(self.position(), uci)?;
         Ok(self.push(m))
+    }
+
+    /// As [`Game::play_uci`], changing this game; unchanged on error.
+    fn play_uci_in_place(&mut self, uci: &str) -> Result<(), MoveError> {
+        if self.is_over() {
+            return Err(MoveError::GameOver);
+        }
+        let m = input::resolve_uci(self.position(), uci)?;
+        self.push_in_place(m);
+        Ok(())
     }
 
     /// Plays a move read by a PGN reader: exact SAN, or (for files that

@@ -51,6 +51,7 @@ fn safe_next(next: Option<&str>) -> String {
 }
 
 pub async fn signup_form(session: Session) -> Result<HttpResponse, WebError> {
+    session::csrf_token(&session); // the form needs a session
     let page = SignUpPage {
         layout: Layout::from_session(&session),
         error: None,
@@ -112,6 +113,7 @@ pub async fn login_form(
     session: Session,
     query: web::Query<NextQuery>,
 ) -> Result<HttpResponse, WebError> {
+    session::csrf_token(&session); // the form needs a session
     let page = LoginPage {
         layout: Layout::from_session(&session),
         error: None,
