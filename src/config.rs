@@ -72,6 +72,10 @@ pub struct MailSettings {
     pub coalesce_seconds: i64,
     pub timeout_seconds: u64,
     pub max_attempts: i32,
+    /// "Time running low": share of the time for a move that is gone (0 switches it off).
+    pub low_time_fraction: f64,
+    /// "Time running low": hours left on the clock (0 switches it off).
+    pub low_time_hours: i64,
 }
 
 /// `mail.transport`: where mail goes.

@@ -1,10 +1,11 @@
-//! The background worker: at a fixed interval, ends the games whose time ran out and sends
-//! the mail that is due.
+//! The background worker: at a fixed interval, ends the games whose time ran out, queues the
+//! "time running low" mails that became due and sends the mail that is due.
 
 use std::time::Duration;
 
 use crate::mail::{MailReport, deliver_due};
 use crate::usecases::clocks::{Expiry, expire_overdue_games};
+use crate::usecases::notify;
 use crate::web::AppState;
 
 /// Runs forever on the server's runtime; each pass is one blocking job on the thread pool.
@@ -37,14 +38,23 @@ pub async fn run_once(state: &AppState) -> anyhow::Result<Vec<Expiry>> {
     Ok(ended)
 }
 
-/// The mail job alone: claims the due outbox rows and sends them through the configured
+/// The mail job alone: queues the "time running low" mails that became due, then claims the due outbox rows and sends them through the configured
 /// transport. Safe to run on every instance at once: each row is claimed by one.
 pub async fn send_mail_once(state: &AppState) -> anyhow::Result<MailReport> {
     let now = state.now();
     let settings = state.settings.clone();
     let signer = state.signer.clone();
     state
-        .db(move |conn| deliver_due(conn, now, &settings, &signer))
+        .db(move |conn| {
+            let (fraction, hours) = (
+                settings.mail.low_time_fraction,
+                settings.mail.low_time_hours,
+            );
+            if let Err(e) = notify::low_time(conn, now, fraction, hours) {
+                log::error!("time-running-low scan failed: {e}");
+            }
+            deliver_due(conn, now, &settings, &signer)
+        })
         .await
         .map_err(|e| anyhow::anyhow!("{e}"))?
 }

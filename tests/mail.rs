@@ -303,6 +303,8 @@ mail_tests!(
     a_refused_address_fails_at_once_and_is_not_retried,
     two_workers_send_each_mail_once,
     notification_settings_on_the_account_page_and_in_the_api,
+    time_running_low_is_mailed_once_per_turn_and_threshold,
+    booked_leave_mails_each_opponent_once_with_the_games_they_share,
 );
 
 fn a_move_puts_one_correct_multipart_mail_into_the_smtp_servers_hands(env: &mut Env) {
@@ -826,7 +828,7 @@ fn notification_settings_on_the_account_page_and_in_the_api(env: &mut Env) {
     assert!(page.contains("not confirmed yet"), "{page}");
     assert_eq!(
         page.matches("value=\"on\" checked").count(),
-        5,
+        7,
         "all on at first"
     );
     let csrf = common::hidden_value(&page, "csrf_token").unwrap();
@@ -854,7 +856,8 @@ fn notification_settings_on_the_account_page_and_in_the_api(env: &mut Env) {
     assert_eq!(
         s["kinds"],
         json!({"your_turn": false, "draw_offered": false, "game_over": true,
-               "challenge_received": false, "challenge_accepted": false})
+               "challenge_received": false, "challenge_accepted": false, "low_time": false,
+               "opponent_on_leave": false})
     );
     let r = env.app.post_method(
         "PUT",
@@ -957,4 +960,189 @@ fn send_test_email_reports_success_and_failure() {
     let eml = std::fs::read_to_string(written[0].path()).unwrap();
     assert!(eml.contains("Subject: Slowfuse test mail"), "{eml}");
     assert!(eml.contains("To: ops@example.com"), "{eml}");
+}
+
+fn time_running_low_is_mailed_once_per_turn_and_threshold(env: &mut Env) {
+    let a = env.verified_user("alice");
+    let b = env.verified_user("bob");
+    let g = env.app.game("atomic", &a, &b);
+    env.play(g, &a, "e4", 0);
+    env.play(g, &b, "e5", 1);
+    // Alice is to move with 3 days for it: 24 hours left after 48 hours, 80% gone after
+    // 57.6 hours.
+    let before = env.settle();
+    let low_time = |mails: &[Mail]| -> usize {
+        mails
+            .iter()
+            .filter(|m| m.subject().contains("left for your move"))
+            .count()
+    };
+    env.advance(47 * 3600);
+    env.pass();
+    assert_eq!(low_time(&env.mails_since(before)), 0, "too early");
+
+    env.advance(3600 + 60);
+    env.pass();
+    let mails = env.mails_since(before);
+    assert_eq!(mails.len(), 1, "one mail when 24 hours are left");
+    let m = &mails[0];
+    assert!(m.is_to("alice"));
+    assert!(
+        m.subject().contains(&format!("Game {g} v bob")),
+        "{}",
+        m.subject()
+    );
+    assert!(m.subject().contains("about 24 hours"), "{}", m.subject());
+    assert_eq!(m.header("in-reply-to"), game_root(g));
+    assert_eq!(m.header("references"), game_root(g));
+    assert_eq!(
+        m.header("list-unsubscribe-post"),
+        "List-Unsubscribe=One-Click"
+    );
+    assert_eq!(
+        m.0["parts"],
+        json!(["multipart/alternative", "text/plain", "text/html"])
+    );
+    let text = m.text();
+    assert!(text.contains("Your time is running low"), "{text}");
+    assert!(
+        text.contains("Your time runs out on Friday 4 December 2026"),
+        "{text}"
+    );
+    assert!(text.contains("The last move was 1... e5"), "{text}");
+    assert!(text.contains(&format!("{PUBLIC_URL}/games/{g}")), "{text}");
+    assert!(
+        text.contains("your time for a move in a game you play"),
+        "{text}"
+    );
+    assert!(
+        m.html().contains("<strong>about 24 hours</strong>"),
+        "{}",
+        m.html()
+    );
+
+    // More passes send nothing new; crossing 80% sends one more.
+    env.pass();
+    env.advance(3600);
+    env.pass();
+    assert_eq!(env.mails_since(before).len(), 1, "sent once");
+    env.advance(9 * 3600);
+    env.pass();
+    let mails = env.mails_since(before);
+    assert_eq!(mails.len(), 2, "one mail when 80% is gone");
+    assert!(mails[1].is_to("alice"));
+    assert!(
+        mails[1].subject().contains("about 14 hours"),
+        "{}",
+        mails[1].subject()
+    );
+    env.advance(3600);
+    env.pass();
+    assert!(env.pass().is_empty());
+    assert_eq!(env.mails_since(before).len(), 2, "each threshold once");
+
+    // Alice moves: Bob's turn starts afresh; when the worker sees both thresholds crossed
+    // at once he gets one mail, not two.
+    env.play(g, &a, "Nf3", 2);
+    let before = env.settle();
+    env.advance(58 * 3600);
+    env.pass();
+    env.pass();
+    let mails = env.mails_since(before);
+    assert_eq!(mails.len(), 1, "one mail for both thresholds at once");
+    assert!(mails[0].is_to("bob"));
+    assert!(mails[0].subject().contains("left for your move"));
+    env.advance(3600);
+    env.pass();
+    assert_eq!(env.mails_since(before).len(), 1);
+}
+
+fn booked_leave_mails_each_opponent_once_with_the_games_they_share(env: &mut Env) {
+    let a = env.verified_user("alice");
+    let b = env.verified_user("bob");
+    let c = env.verified_user("carol");
+    let d = env.verified_user("dave");
+    let g1 = env.app.game("atomic", &a, &b);
+    let g2 = env.app.game("standard", &b, &a);
+    let g3 = env.app.game("atomic", &c, &a);
+    let g4 = env.app.game("atomic", &b, &d);
+    let before = env.settle();
+    let r = env.app.post(
+        "/api/v1/me/leave",
+        Some(&a),
+        json!({"start": "2026-12-02", "days": 5}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    env.pass();
+    env.pass();
+    let mails = env.mails_since(before);
+    assert_eq!(
+        mails.len(),
+        2,
+        "one mail per opponent, none to alice or dave"
+    );
+    let to_bob = mails.iter().find(|m| m.is_to("bob")).expect("bob's mail");
+    let to_carol = mails
+        .iter()
+        .find(|m| m.is_to("carol"))
+        .expect("carol's mail");
+    assert_eq!(
+        to_bob.subject(),
+        "alice is on leave from Wednesday 2 December 2026 for 5 days"
+    );
+    let text = to_bob.text();
+    assert!(text.contains("until Monday 7 December 2026"), "{text}");
+    for g in [g1, g2] {
+        assert!(text.contains(&format!("{PUBLIC_URL}/games/{g}")), "{text}");
+    }
+    assert!(!text.contains(&format!("/games/{g4}")), "{text}");
+    assert!(
+        text.contains("(your move)"),
+        "bob is white in game {g2}: {text}"
+    );
+    assert!(text.contains("booked leave"), "{text}");
+    assert!(
+        to_bob
+            .html()
+            .contains(&format!("href=\"{PUBLIC_URL}/games/{g1}\""))
+    );
+    assert_eq!(
+        to_bob.header("list-unsubscribe-post"),
+        "List-Unsubscribe=One-Click"
+    );
+    assert_eq!(
+        to_bob.0["parts"],
+        json!(["multipart/alternative", "text/plain", "text/html"])
+    );
+    let text = to_carol.text();
+    assert!(text.contains(&format!("/games/{g3}")), "{text}");
+    assert!(
+        !text.contains(&format!("/games/{g1}")),
+        "carol sees only her games: {text}"
+    );
+
+    // Leave booked and cancelled before the worker came: nothing goes out.
+    let r = env.app.post(
+        "/api/v1/me/leave",
+        Some(&a),
+        json!({"start": "2026-12-20", "days": 2}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = r.body["bookings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["days"] == 2)
+        .map(|l| l["id"].as_i64().unwrap())
+        .unwrap_or_else(|| panic!("{}", r.body));
+    let r = env.app.post_method(
+        "DELETE",
+        &format!("/api/v1/me/leave/{id}"),
+        Some(&a),
+        json!({}),
+    );
+    assert!(r.status < 300, "{} {}", r.status, r.body);
+    env.advance(3600);
+    env.pass();
+    assert_eq!(env.mails_since(before).len(), 2, "nothing new");
 }

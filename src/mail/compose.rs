@@ -153,6 +153,14 @@ fn body_for(
             draw_offered(ctx, user, r, &payload),
             "the draw offer no longer stands",
         ),
+        (Kind::LowTime, Some(r)) => boxed(
+            low_time(now, ctx, user, r, &payload),
+            "no longer the user's move",
+        ),
+        (Kind::OpponentOnLeave, _) => boxed(
+            opponent_on_leave(conn, ctx, user, &payload)?,
+            "the leave was cancelled or no game with that player is running",
+        ),
         (Kind::ChallengeAccepted, Some(r)) => boxed(Some(challenge_accepted(ctx, user, r)), ""),
         (Kind::ChallengeReceived, _) => {
             let id = payload["challenge_id"].as_i64().unwrap_or(0);
@@ -354,4 +362,107 @@ fn challenge_accepted(ctx: &Context, user: &User, record: &GameRecord) -> Challe
             "You get this mail because a player accepted your challenge on Slowfuse and these mails are on in your settings.",
         ),
     }
+}
+
+/// What is left until `deadline`, in rough words.
+fn time_left_words(now: NaiveDateTime, deadline: NaiveDateTime) -> String {
+    let minutes = (deadline - now).num_minutes().max(0);
+    match minutes {
+        0..=1 => "less than a minute".to_string(),
+        2..=119 => format!("{minutes} minutes"),
+        120..=2879 => format!("about {} hours", (minutes + 30) / 60),
+        _ => format!("about {} days", (minutes + 720) / 1440),
+    }
+}
+
+fn low_time(
+    now: NaiveDateTime,
+    ctx: &Context,
+    user: &User,
+    record: &GameRecord,
+    payload: &serde_json::Value,
+) -> Option<TimeRunningLowEmail> {
+    let (color, opponent) = sides(record, user)?;
+    let ply = payload["ply"].as_i64()?;
+    if !record.is_started() || record.turn() != color || i64::from(record.game.ply) != ply {
+        return None;
+    }
+    let deadline = record.game.deadline_at.filter(|d| *d > now)?;
+    Some(TimeRunningLowEmail {
+        name: user.username.clone(),
+        opponent,
+        game_id: record.game.id,
+        game_url: game_url(ctx, record),
+        variant: variant_name(&record.game.variant),
+        time_left: time_left_words(now, deadline),
+        deadline: utc_words(deadline),
+        last_move: last_move(record),
+        diagram: diagram(&record.game.fen, color),
+        footer: ctx.footer(
+            user.id,
+            Kind::LowTime,
+            "You get this mail because your time for a move in a game you play on Slowfuse is running low and these mails are on in your settings.",
+        ),
+    })
+}
+
+fn opponent_on_leave(
+    conn: &mut DbConnection,
+    ctx: &Context,
+    user: &User,
+    payload: &serde_json::Value,
+) -> Result<Option<OpponentOnLeaveEmail>, ComposeFailure> {
+    use crate::schema::leaves;
+    use diesel::prelude::*;
+    let leave_id = payload["leave_id"].as_i64().unwrap_or(0);
+    let Some(leave) = leaves::table
+        .find(leave_id)
+        .select(crate::usecases::leave::Leave::as_select())
+        .first(conn)
+        .optional()?
+    else {
+        return Ok(None);
+    };
+    let Some(player) = user_by_id(conn, leave.user_id)? else {
+        return Ok(None);
+    };
+    let ids: Vec<i64> = payload["games"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|v| v.as_i64()).collect())
+        .unwrap_or_default();
+    let mut games = Vec::new();
+    for id in ids {
+        let Some(record) = load_game(conn, id)? else {
+            continue;
+        };
+        let Some(color) = record.color_of(user.id) else {
+            continue;
+        };
+        if !record.is_started() || record.color_of(player.id).is_none() {
+            continue;
+        }
+        games.push(LeaveGame {
+            game_id: id,
+            game_url: game_url(ctx, &record),
+            variant: variant_name(&record.game.variant),
+            your_move: record.turn() == color,
+        });
+    }
+    if games.is_empty() {
+        return Ok(None);
+    }
+    let day = |t: NaiveDateTime| t.format("%A %-d %B %Y").to_string();
+    Ok(Some(OpponentOnLeaveEmail {
+        name: user.username.clone(),
+        player: player.username,
+        starts: day(leave.starts_at),
+        ends: day(leave.ends_at),
+        days: leave.days(),
+        games,
+        footer: ctx.footer(
+            user.id,
+            Kind::OpponentOnLeave,
+            "You get this mail because a player you have a running game with on Slowfuse booked leave and these mails are on in your settings.",
+        ),
+    }))
 }

@@ -148,6 +148,55 @@ email_templates!(
     "email/draw_offered.html"
 );
 
+/// "Your time is running low": a threshold of the time for the move has passed.
+pub struct TimeRunningLowEmail {
+    pub name: String,
+    pub opponent: String,
+    pub game_id: i64,
+    pub game_url: String,
+    pub variant: String,
+    /// What is left, in words, e.g. `about 5 hours`.
+    pub time_left: String,
+    /// When the recipient's time runs out, in UTC words.
+    pub deadline: String,
+    pub last_move: Option<String>,
+    pub diagram: Diagram,
+    pub footer: Footer,
+}
+email_templates!(
+    TimeRunningLowEmail,
+    "email/low_time.txt",
+    "email/low_time.html"
+);
+
+/// "Your opponent is on leave": their clocks stand still for the days booked.
+pub struct OpponentOnLeaveEmail {
+    pub name: String,
+    /// The player on leave.
+    pub player: String,
+    /// The first day of leave and the day play resumes, in words.
+    pub starts: String,
+    pub ends: String,
+    pub days: i64,
+    /// The running games the two play together.
+    pub games: Vec<LeaveGame>,
+    pub footer: Footer,
+}
+
+/// One game in an [`OpponentOnLeaveEmail`].
+pub struct LeaveGame {
+    pub game_id: i64,
+    pub game_url: String,
+    pub variant: String,
+    /// Whether it is the recipient's move (their clock still runs).
+    pub your_move: bool,
+}
+email_templates!(
+    OpponentOnLeaveEmail,
+    "email/opponent_on_leave.txt",
+    "email/opponent_on_leave.html"
+);
+
 /// "Confirm your address": sent at sign-up; no other mail goes out before it is followed.
 pub struct VerifyEmail {
     pub name: String,
@@ -211,6 +260,27 @@ impl ChallengeAcceptedEmail {
 impl DrawOfferedEmail {
     fn subject_line(&self) -> String {
         format!("Game {} v {}: draw offered", self.game_id, self.opponent)
+    }
+}
+
+impl TimeRunningLowEmail {
+    fn subject_line(&self) -> String {
+        format!(
+            "Game {} v {}: {} left for your move",
+            self.game_id, self.opponent, self.time_left
+        )
+    }
+}
+
+impl OpponentOnLeaveEmail {
+    fn subject_line(&self) -> String {
+        format!(
+            "{} is on leave from {} for {} day{}",
+            self.player,
+            self.starts,
+            self.days,
+            if self.days == 1 { "" } else { "s" }
+        )
     }
 }
 

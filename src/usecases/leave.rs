@@ -159,6 +159,7 @@ pub fn book_leave(
             .into_iter()
             .find(|l| l.starts_at == starts_at)
             .ok_or(LeaveError::Db(diesel::result::Error::NotFound))?;
+        crate::usecases::notify::opponent_on_leave(conn, now, user_id, booked.id)?;
         Ok(booked)
     })
 }

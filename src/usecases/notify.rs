@@ -1,8 +1,9 @@
 //! Notifications as data: the outbox rows a use case writes in its own transaction with its
 //! event (your move, draw offered, game over, challenges, address confirmation), deduplicated
-//! and superseded. Nothing here sends mail; `mail::deliver` does.
+//! and superseded, and the worker's scan for "time running low". Nothing here sends mail;
+//! `mail::deliver` does.
 
-use chrono::NaiveDateTime;
+use chrono::{Duration, NaiveDateTime};
 use diesel::prelude::*;
 use serde_json::json;
 use slowfuse_rules::Color;
@@ -20,17 +21,21 @@ pub enum Kind {
     GameOver,
     ChallengeReceived,
     ChallengeAccepted,
+    LowTime,
+    OpponentOnLeave,
     VerifyEmail,
 }
 
 impl Kind {
     /// The kinds a user may switch on and off, in the order the settings show them.
-    pub const OPTIONAL: [Kind; 5] = [
+    pub const OPTIONAL: [Kind; 7] = [
         Kind::YourTurn,
         Kind::DrawOffered,
         Kind::GameOver,
         Kind::ChallengeReceived,
         Kind::ChallengeAccepted,
+        Kind::LowTime,
+        Kind::OpponentOnLeave,
     ];
 
     /// The stored name, also used in the API and in unsubscribe links.
@@ -41,6 +46,8 @@ impl Kind {
             Kind::GameOver => "game_over",
             Kind::ChallengeReceived => "challenge_received",
             Kind::ChallengeAccepted => "challenge_accepted",
+            Kind::LowTime => "low_time",
+            Kind::OpponentOnLeave => "opponent_on_leave",
             Kind::VerifyEmail => "verify_email",
         }
     }
@@ -61,6 +68,8 @@ impl Kind {
             Kind::GameOver => "A game of mine ends",
             Kind::ChallengeReceived => "Someone challenges me",
             Kind::ChallengeAccepted => "My challenge is accepted",
+            Kind::LowTime => "My time for a move is running low",
+            Kind::OpponentOnLeave => "An opponent books leave",
             Kind::VerifyEmail => "Address confirmation",
         }
     }
@@ -315,4 +324,186 @@ pub fn verify_email(conn: &mut DbConnection, now: NaiveDateTime, user: &User) ->
     let payload = json!({ "email": user.email });
     queue(conn, now, Kind::VerifyEmail, user.id, None, &key, payload)?;
     Ok(())
+}
+
+/// When a "time running low" mail is due in one turn, as `(name, moment)`: after `fraction`
+/// of the time for the move (`started` to `deadline`) is gone, and when `hours` are left
+/// (only when the whole time is longer than that). A zero switches a threshold off.
+pub fn low_time_thresholds(
+    started: NaiveDateTime,
+    deadline: NaiveDateTime,
+    fraction: f64,
+    hours: i64,
+) -> Vec<(String, NaiveDateTime)> {
+    let total = (deadline - started).num_seconds();
+    let mut out = Vec::new();
+    if total <= 0 {
+        return out;
+    }
+    if fraction > 0.0 && fraction < 1.0 {
+        let gone = (total as f64 * fraction).round() as i64;
+        let percent = (fraction * 100.0).round() as i64;
+        out.push((format!("{percent}pct"), started + Duration::seconds(gone)));
+    }
+    if hours > 0 && total > hours * 3600 {
+        out.push((format!("{hours}h"), deadline - Duration::hours(hours)));
+    }
+    out
+}
+
+/// The worker's scan: for each running game with a deadline, the player to move gets one
+/// "time running low" mail per turn and crossed threshold. The dedup key
+/// `low_time:{game}:{ply}:{threshold}` makes repeated passes and several workers add nothing;
+/// a move changes the ply, so the next turn starts afresh. Returns the rows added.
+pub fn low_time(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    fraction: f64,
+    hours: i64,
+) -> QueryResult<usize> {
+    type Running = (
+        i64,
+        i32,
+        String,
+        NaiveDateTime,
+        Option<NaiveDateTime>,
+        NaiveDateTime,
+    );
+    let running: Vec<Running> = games::table
+        .filter(games::status.eq("started"))
+        .filter(games::deadline_at.gt(now))
+        .select((
+            games::id,
+            games::ply,
+            games::turn,
+            games::deadline_at.assume_not_null(),
+            games::last_move_at,
+            games::created_at,
+        ))
+        .load(conn)?;
+    let mut added = 0;
+    for (game_id, ply, turn, deadline, last_move_at, created_at) in running {
+        let started = last_move_at.unwrap_or(created_at);
+        let mut crossed: Vec<(String, NaiveDateTime)> =
+            low_time_thresholds(started, deadline, fraction, hours)
+                .into_iter()
+                .filter(|(_, at)| *at <= now)
+                .collect();
+        crossed.sort_by_key(|(_, at)| *at);
+        if crossed.is_empty() {
+            continue;
+        }
+        let Some(user_id) = seat(conn, game_id, &turn)? else {
+            continue;
+        };
+        if !wants(conn, user_id, Kind::LowTime)? {
+            continue;
+        }
+        // Thresholds crossed together (a worker that was down, a short time for the move)
+        // give one mail: the earlier ones are recorded as cancelled so they never come.
+        // One transaction, so no worker claims an earlier row before it is cancelled.
+        added += conn.transaction(|conn| -> QueryResult<usize> {
+            let mut added = 0;
+            let last = crossed.len() - 1;
+            for (i, (threshold, _)) in crossed.into_iter().enumerate() {
+                let key = format!("low_time:{game_id}:{ply}:{threshold}");
+                let payload = json!({ "ply": ply, "threshold": threshold });
+                if !queue(
+                    conn,
+                    now,
+                    Kind::LowTime,
+                    user_id,
+                    Some(game_id),
+                    &key,
+                    payload,
+                )? {
+                    continue;
+                }
+                if i == last {
+                    added += 1;
+                } else {
+                    diesel::update(outbox::table.filter(outbox::dedup_key.eq(&key)))
+                        .set((
+                            outbox::status.eq(status::CANCELLED),
+                            outbox::last_error.eq("a later threshold was crossed as well"),
+                        ))
+                        .execute(conn)?;
+                }
+            }
+            Ok(added)
+        })?;
+    }
+    Ok(added)
+}
+
+/// `user_id` booked leave `leave_id`: each opponent in their running games gets one mail
+/// listing the games they share (one per opponent and booking, not one per game).
+pub fn opponent_on_leave(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    user_id: i64,
+    leave_id: i64,
+) -> QueryResult<()> {
+    let mine: Vec<i64> = game_players::table
+        .inner_join(games::table)
+        .filter(game_players::user_id.eq(user_id))
+        .filter(games::status.eq("started"))
+        .select(games::id)
+        .load(conn)?;
+    let mut pairs: Vec<(i64, i64)> = game_players::table
+        .filter(game_players::game_id.eq_any(&mine))
+        .filter(game_players::user_id.ne(user_id))
+        .select((game_players::user_id, game_players::game_id))
+        .load(conn)?;
+    pairs.sort_unstable();
+    pairs.dedup();
+    let mut opponents: Vec<(i64, Vec<i64>)> = Vec::new();
+    for (opponent, game_id) in pairs {
+        match opponents.last_mut() {
+            Some((o, games)) if *o == opponent => games.push(game_id),
+            _ => opponents.push((opponent, vec![game_id])),
+        }
+    }
+    for (opponent, game_ids) in opponents {
+        if wants(conn, opponent, Kind::OpponentOnLeave)? {
+            let key = format!("opponent_on_leave:{leave_id}:{opponent}");
+            let payload = json!({ "leave_id": leave_id, "player": user_id, "games": game_ids });
+            queue(
+                conn,
+                now,
+                Kind::OpponentOnLeave,
+                opponent,
+                None,
+                &key,
+                payload,
+            )?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(hours: i64) -> NaiveDateTime {
+        chrono::DateTime::from_timestamp(hours * 3600, 0)
+            .unwrap()
+            .naive_utc()
+    }
+
+    #[test]
+    fn thresholds_by_share_and_by_hours_left() {
+        assert_eq!(
+            low_time_thresholds(at(0), at(72), 0.8, 24),
+            vec![
+                ("80pct".to_string(), at(0) + Duration::minutes(3456)),
+                ("24h".to_string(), at(48)),
+            ]
+        );
+        // A move with no more than 24 hours gets the share threshold only; zeros switch off.
+        assert_eq!(low_time_thresholds(at(0), at(24), 0.8, 24).len(), 1);
+        assert!(low_time_thresholds(at(0), at(72), 0.0, 0).is_empty());
+        assert!(low_time_thresholds(at(5), at(5), 0.8, 24).is_empty());
+    }
 }
