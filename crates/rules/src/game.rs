@@ -1,6 +1,6 @@
 //! The game value: a start position, the moves played on it, and how it ended.
 
-use shakmaty::san::{San, SanPlus};
+use shakmaty::san::{San, SanPlus, Suffix};
 use shakmaty::uci::UciMove;
 use shakmaty::variant::VariantPosition;
 use shakmaty::{
@@ -169,7 +169,8 @@ impl Game {
             moves: Vec::new(),
             outcome: None,
         };
-        game.outcome = game.automatic_outcome();
+        let stuck = game.position().legal_moves().is_empty();
+        game.outcome = game.automatic_outcome(stuck);
         game
     }
 
@@ -204,6 +205,8 @@ impl Game {
         uci_moves: &[String],
     ) -> Result<Game, ReplayError> {
         let mut game = Game::from_fen(variant, initial_fen)?;
+        game.positions.reserve(uci_moves.len());
+        game.moves.reserve(uci_moves.len());
         for (index, uci) in uci_moves.iter().enumerate() {
             // In place: copying the game for every move made replay quadratic.
             game.play_uci_in_place(uci)
@@ -336,7 +339,13 @@ impl Game {
     /// passant square where a capture there is legal).
     pub fn repetition_count(&self) -> usize {
         let now = self.position();
-        self.positions.iter().filter(|p| *p == now).count()
+        // Every move passes the turn, so only every other position can match.
+        self.positions
+            .iter()
+            .rev()
+            .step_by(2)
+            .filter(|p| *p == now)
+            .count()
     }
 
     /// Every legal move now, with SAN, sorted by UCI; empty when the game
@@ -541,13 +550,21 @@ impl Game {
     /// Plays a move already known to be legal on this game itself.
     fn push_in_place(&mut self, m: Move) {
         let mut pos = self.position().clone();
+        let san = San::from_move(&pos, m);
+        pos.play_unchecked(m);
+        // The legal moves after the move are generated once, for both the
+        // `#` of the SAN and the game's end.
+        let stuck = pos.legal_moves().is_empty();
         let played = PlayedMove {
             uci: UciMove::from_move(m, self.castling).to_string(),
-            san: san_text(&SanPlus::from_move_and_play_unchecked(&mut pos, m)),
+            san: san_text(&SanPlus {
+                san,
+                suffix: suffix(&pos, stuck),
+            }),
         };
         self.positions.push(pos);
         self.moves.push(played);
-        self.outcome = self.automatic_outcome();
+        self.outcome = self.automatic_outcome(stuck);
     }
 
     fn finish(&self, outcome: Outcome) -> Result<Game, GameOver> {
@@ -557,8 +574,9 @@ impl Game {
         Ok(self.clone().with_outcome(outcome))
     }
 
-    /// The end the current position forces, if any.
-    fn automatic_outcome(&self) -> Option<Outcome> {
+    /// The end the current position forces, if any; `stuck` says whether
+    /// the side to move has no legal move.
+    fn automatic_outcome(&self, stuck: bool) -> Option<Outcome> {
         let pos = self.position();
         match pos.variant_outcome() {
             EngineOutcome::Known(KnownOutcome::Decisive { winner }) => {
@@ -569,7 +587,7 @@ impl Game {
             }
             EngineOutcome::Unknown => {}
         }
-        if pos.legal_moves().is_empty() {
+        if stuck {
             return Some(if pos.is_check() {
                 Outcome::win(!pos.turn(), EndReason::Checkmate)
             } else {
@@ -597,6 +615,24 @@ impl Game {
             | Variant::Horde
             | Variant::RacingKings => EndReason::VariantWin,
         }
+    }
+}
+
+/// The `+` or `#` of the move that led to `pos`, as shakmaty's
+/// `Suffix::from_position` gives it, told whether the side to move is
+/// `stuck` (has no legal move) so that the moves are not generated again.
+fn suffix(pos: &VariantPosition, stuck: bool) -> Option<Suffix> {
+    let decisive = match pos.variant_outcome() {
+        EngineOutcome::Known(KnownOutcome::Decisive { .. }) => true,
+        EngineOutcome::Known(KnownOutcome::Draw) => false,
+        EngineOutcome::Unknown => stuck && pos.is_check(),
+    };
+    if decisive {
+        Some(Suffix::Checkmate)
+    } else if pos.checkers().any() {
+        Some(Suffix::Check)
+    } else {
+        None
     }
 }
 

@@ -84,17 +84,22 @@ pub(crate) fn resolve(pos: &VariantPosition, input: &str) -> Result<Move, MoveEr
 /// not legal SAN but reads as UCI (`g1f3`, as some files hold) is tried as
 /// UCI.
 pub(crate) fn resolve_san(pos: &VariantPosition, san: &San) -> Result<Move, MoveError> {
-    let text = san.to_string();
     if matches!(san, San::Null) {
-        return Err(MoveError::Unparsable(text));
+        return Err(MoveError::Unparsable(san.to_string()));
     }
+    // The text is written out only when it is needed: not for a legal move.
     match san.to_move(pos) {
         Ok(m) => Ok(m),
-        Err(SanError::AmbiguousSan) => Err(MoveError::Ambiguous(ambiguity(pos, *san, &text))),
-        Err(SanError::IllegalSan) => match try_uci(pos, &text) {
-            Attempt::Found(m) if looks_like_uci(&text) => Ok(m),
-            _ => Err(MoveError::Illegal(text)),
-        },
+        Err(SanError::AmbiguousSan) => {
+            Err(MoveError::Ambiguous(ambiguity(pos, *san, &san.to_string())))
+        }
+        Err(SanError::IllegalSan) => {
+            let text = san.to_string();
+            match try_uci(pos, &text) {
+                Attempt::Found(m) if looks_like_uci(&text) => Ok(m),
+                _ => Err(MoveError::Illegal(text)),
+            }
+        }
     }
 }
 
