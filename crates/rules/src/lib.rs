@@ -3,10 +3,10 @@
 //! The crate does no I/O and never reads the clock. A [`Game`] is an
 //! immutable value: playing a move, resigning or claiming a draw returns a
 //! new game and leaves the old one as it was. Legality comes from
-//! [shakmaty](https://crates.io/crates/shakmaty); Slowfuse adds the
+//! shakmaty; Slowfuse adds the
 //! correspondence rules on top (see [`Game`] for how games end). Variants:
 //! see [`Variant`]; PGN is written by [`write_pgn`] and read (with
-//! [pgn-reader](https://crates.io/crates/pgn-reader)) by [`read_pgn`].
+//! pgn-reader) by [`read_pgn`].
 //! Bughouse, two linked crazyhouse boards, lives in [`bughouse`], with its
 //! BPGN records. Minesweeper, with its hidden bombs and the views that keep
 //! them secret, lives in [`minesweeper`].
