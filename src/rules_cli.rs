@@ -7,8 +7,8 @@ use clap::Args;
 use serde::Serialize;
 use slowfuse_rules::bughouse::{BughouseEndReason, BughouseGame, Team, looks_like_bpgn, read_bpgn};
 use slowfuse_rules::{
-    Color, EndReason, Game, PgnGames, PgnReadOptions, Variant, legal_moves_from_fen,
-    perft_divide_from_fen, perft_from_fen,
+    Color, EndReason, Game, PerftOptions, PgnGames, PgnReadOptions, Variant, legal_moves_from_fen,
+    perft_divide_from_fen, perft_from_fen_with,
 };
 
 /// Exit code for bad input (unknown variant, malformed FEN, unreadable file),
@@ -31,6 +31,12 @@ pub struct PerftArgs {
     /// Also print each legal move with the count below it, before the total.
     #[arg(long)]
     pub divide: bool,
+    /// Worker threads for deep counts (depth 5 and more); one per core when omitted.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Size in MiB of the table of subtree counts for deep counts; 0 for none.
+    #[arg(long, default_value_t = 256)]
+    pub hash: usize,
 }
 
 /// `slowfuse moves`: the legal moves of a position.
@@ -117,7 +123,12 @@ pub fn perft(args: &PerftArgs) -> Result<(), RulesCliError> {
             divided.iter().map(|(_, count)| count).sum()
         }
     } else {
-        perft_from_fen(args.variant, &fen, args.depth)?
+        let defaults = PerftOptions::default();
+        let options = PerftOptions {
+            threads: args.threads.unwrap_or(defaults.threads),
+            hash_bytes: args.hash.saturating_mul(1 << 20),
+        };
+        perft_from_fen_with(args.variant, &fen, args.depth, options)?
     };
     writeln!(out, "{total}")?;
     out.flush()?;

@@ -660,7 +660,7 @@ fn stored_game(variant: Variant, plies: usize) -> (String, Vec<String>) {
             }
         }
         let uci = game.moves().iter().map(|m| m.uci.clone()).collect();
-        return (start.initial_fen().to_owned(), uci);
+        return (start.initial_fen(), uci);
     }
 }
 

@@ -112,7 +112,6 @@ pub struct Pockets {
 pub struct Game {
     variant: Variant,
     castling: CastlingMode,
-    initial_fen: String,
     /// `positions[i]` is the position after `i` moves; never empty.
     positions: Vec<VariantPosition>,
     moves: Vec<PlayedMove>,
@@ -164,7 +163,6 @@ impl Game {
         let mut game = Game {
             variant,
             castling,
-            initial_fen: write_fen(&pos),
             positions: vec![pos],
             moves: Vec::new(),
             outcome: None,
@@ -224,9 +222,10 @@ impl Game {
         self.variant
     }
 
-    /// The full FEN of the start position.
-    pub fn initial_fen(&self) -> &str {
-        &self.initial_fen
+    /// The full FEN of the start position (written when asked for, as a
+    /// replay that only needs the current position should not pay for it).
+    pub fn initial_fen(&self) -> String {
+        write_fen(&self.positions[0])
     }
 
     /// Whether the game started from its variant's usual start position
@@ -235,8 +234,8 @@ impl Game {
     pub fn is_standard_start(&self) -> bool {
         match self.variant {
             Variant::Chess960 => false,
-            Variant::Standard => self.initial_fen == STANDARD_START_FEN,
-            variant => self.initial_fen == write_fen(&VariantPosition::new(variant.engine())),
+            Variant::Standard => self.initial_fen() == STANDARD_START_FEN,
+            variant => self.initial_fen() == write_fen(&VariantPosition::new(variant.engine())),
         }
     }
 
@@ -339,10 +338,19 @@ impl Game {
     /// passant square where a capture there is legal).
     pub fn repetition_count(&self) -> usize {
         let now = self.position();
+        // A capture or pawn move (which reset the halfmove clock) cannot be
+        // undone, so no earlier position can recur; in crazyhouse a captured
+        // piece can come back by a drop, so there the whole game counts.
+        let since_irreversible = if matches!(self.variant, Variant::Crazyhouse) {
+            self.positions.len()
+        } else {
+            usize::try_from(now.halfmoves()).map_or(usize::MAX, |h| h.saturating_add(1))
+        };
         // Every move passes the turn, so only every other position can match.
         self.positions
             .iter()
             .rev()
+            .take(since_irreversible)
             .step_by(2)
             .filter(|p| *p == now)
             .count()
@@ -522,7 +530,7 @@ impl Game {
     /// or no legal move has no children, while game-level endings such as
     /// fivefold repetition or an outcome already set are ignored.
     pub fn perft(&self, depth: u32) -> u64 {
-        perft(self.position(), depth)
+        crate::perft::perft(self.position(), depth)
     }
 
     fn position(&self) -> &VariantPosition {
@@ -647,61 +655,6 @@ pub(crate) fn san_text(san: &SanPlus) -> String {
     }
 }
 
-/// Counts the leaf nodes of the legal-move tree `depth` plies deep from the
-/// position `fen` of `variant` (perft), to test and benchmark move generation.
-///
-/// Unlike [`Game::from_fen`] this accepts a check no game can reach (two
-/// aligned sliders giving check, a check the en passant square
-/// contradicts), because perft suites contain such positions.
-///
-/// ```
-/// use slowfuse_rules::{Variant, perft_from_fen};
-///
-/// let fen = "1b1k4/8/8/1rPpK3/8/8/8/8 w - d6";
-/// assert_eq!(perft_from_fen(Variant::Standard, fen, 1), Ok(5));
-/// ```
-///
-/// # Errors
-///
-/// [`SetupError`] when the FEN is malformed or the position otherwise illegal.
-pub fn perft_from_fen(variant: Variant, fen: &str, depth: u32) -> Result<u64, SetupError> {
-    let (pos, _) = parse_position_allowing_impossible_check(variant, fen)?;
-    Ok(perft(&pos, depth))
-}
-
-/// Perft split by the first move: each legal move of the position `fen`
-/// (UCI, as in [`legal_moves_from_fen`], sorted) with the leaf count of the
-/// tree `depth - 1` plies below it. The counts add up to
-/// [`perft_from_fen`]'s; empty for depth 0.
-///
-/// # Errors
-///
-/// [`SetupError`] when the FEN is malformed or the position otherwise illegal.
-pub fn perft_divide_from_fen(
-    variant: Variant,
-    fen: &str,
-    depth: u32,
-) -> Result<Vec<(String, u64)>, SetupError> {
-    let (pos, mode) = parse_position_allowing_impossible_check(variant, fen)?;
-    if depth == 0 {
-        return Ok(Vec::new());
-    }
-    let mut divided: Vec<(String, u64)> = pos
-        .legal_moves()
-        .into_iter()
-        .map(|m| {
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            (
-                UciMove::from_move(m, mode).to_string(),
-                perft(&child, depth - 1),
-            )
-        })
-        .collect();
-    divided.sort();
-    Ok(divided)
-}
-
 /// Every legal move in the position `fen` of `variant`, in UCI, sorted as
 /// strings: castling as the king's two-square step, or king-takes-rook when
 /// the position is read in Chess960 mode (always for [`Variant::Chess960`]);
@@ -729,24 +682,6 @@ pub fn legal_moves_from_fen(variant: Variant, fen: &str) -> Result<Vec<String>, 
         .collect();
     moves.sort();
     Ok(moves)
-}
-
-fn perft(pos: &VariantPosition, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let moves = pos.legal_moves();
-    if depth == 1 {
-        return moves.len() as u64;
-    }
-    moves
-        .iter()
-        .map(|&m| {
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            perft(&child, depth - 1)
-        })
-        .sum()
 }
 
 /// The square index (a1 = 0, h8 = 63) of a square name like `"e4"`.

@@ -213,15 +213,20 @@ fn looks_like_uci(s: &str) -> bool {
 }
 
 fn try_uci(pos: &VariantPosition, text: &str) -> Attempt {
-    let normalised = match text.as_bytes() {
-        [piece, b'@', ..] => format!(
-            "{}{}",
-            char::from(piece.to_ascii_uppercase()),
-            text[1..].to_ascii_lowercase()
-        ),
-        _ => text.to_ascii_lowercase(),
-    };
-    let Ok(uci) = UciMove::from_ascii(normalised.as_bytes()) else {
+    // Stored moves are already in shakmaty's case; only typed ones are copied.
+    let mut normalised = [0; 5];
+    let len = text.len();
+    if len > normalised.len() {
+        return Attempt::Unreadable;
+    }
+    for (index, (to, from)) in normalised.iter_mut().zip(text.as_bytes()).enumerate() {
+        *to = if index == 0 && text.as_bytes().get(1) == Some(&b'@') {
+            from.to_ascii_uppercase()
+        } else {
+            from.to_ascii_lowercase()
+        };
+    }
+    let Ok(uci) = UciMove::from_ascii(&normalised[..len]) else {
         return Attempt::Unreadable;
     };
     if let Ok(m) = uci.to_move(pos) {

@@ -31,6 +31,7 @@ mod game;
 mod input;
 pub mod minesweeper;
 mod outcome;
+mod perft;
 mod pgn;
 mod pgn_read;
 mod variant;
@@ -44,11 +45,9 @@ pub use clock::{
 pub use conditional::{ConditionalError, ConditionalLimits, ConditionalLines, Reply};
 pub use error::{ClaimError, GameOver, MoveError, ReplayError, SetupError};
 pub use fen::STANDARD_START_FEN;
-pub use game::{
-    BoardArray, Game, PlayedMove, Pocket, Pockets, legal_moves_from_fen, perft_divide_from_fen,
-    perft_from_fen, square_index,
-};
+pub use game::{BoardArray, Game, PlayedMove, Pocket, Pockets, legal_moves_from_fen, square_index};
 pub use outcome::{EndReason, Outcome, UnknownEndReason};
+pub use perft::{PerftOptions, perft_divide_from_fen, perft_from_fen, perft_from_fen_with};
 pub use pgn::{PgnHeaders, write_pgn};
 pub use pgn_read::{PgnComment, PgnError, PgnGame, PgnGames, PgnReadOptions, read_pgn};
 pub use shakmaty::{Color, Role};

@@ -78,7 +78,7 @@ pub fn write_pgn(headers: &PgnHeaders, game: &Game, comments: &[Option<String>])
     }
     if !game.is_standard_start() {
         tag("SetUp", "1");
-        tag("FEN", game.initial_fen());
+        tag("FEN", &game.initial_fen());
     }
     if let Some(termination) = &headers.termination {
         tag("Termination", termination);
@@ -118,8 +118,9 @@ pub(crate) fn escape_tag_value(value: &str) -> String {
 /// The movetext as unbreakable units: `"1. e4"`, `"e5"`, `"{"`, words, `"}"`.
 fn movetext_tokens(game: &Game, comments: &[Option<String>]) -> Vec<String> {
     let mut tokens = Vec::new();
-    let mut turn = start_turn(game.initial_fen());
-    let mut number = start_number(game.initial_fen());
+    let initial_fen = game.initial_fen();
+    let mut turn = start_turn(&initial_fen);
+    let mut number = start_number(&initial_fen);
     let mut renumber = true;
     for (ply, played) in game.moves().iter().enumerate() {
         match turn {

@@ -174,7 +174,7 @@ fn a_game_from_a_fen_round_trips() {
     );
 
     let seen = read_back(&pgn);
-    assert_eq!(seen.tag("FEN"), Some(game.initial_fen()));
+    assert_eq!(seen.tag("FEN"), Some(game.initial_fen().as_str()));
     assert_eq!(seen.tag("Result"), Some("0-1"));
     assert_eq!(seen.result.as_deref(), Some("0-1"));
 

@@ -295,7 +295,7 @@ fn replay_rebuilds_a_stored_game() {
     );
     let stored: Vec<String> = played.moves().iter().map(|m| m.uci.clone()).collect();
     assert_eq!(stored[6], "e1g1");
-    let replayed = Game::replay(Variant::Standard, played.initial_fen(), &stored).unwrap();
+    let replayed = Game::replay(Variant::Standard, &played.initial_fen(), &stored).unwrap();
     assert_eq!(replayed.fen(), played.fen());
     assert_eq!(replayed.moves(), played.moves());
 
@@ -336,7 +336,7 @@ fn replay_rebuilds_a_stored_game() {
 #[test]
 fn positions_along_the_game() {
     let game = Game::new(Variant::Atomic);
-    assert_eq!(game.fen_at(0).as_deref(), Some(game.initial_fen()));
+    assert_eq!(game.fen_at(0), Some(game.initial_fen()));
     assert_eq!(game.initial_fen(), STANDARD_START_FEN);
     assert!(game.is_standard_start());
     assert_eq!(game.last_move_squares(), None);
@@ -396,4 +396,30 @@ fn setup_errors_are_clear() {
         error.to_string(),
         "illegal position: the side not to move is in check"
     );
+}
+
+#[test]
+fn a_repetition_counts_only_since_the_last_capture_or_pawn_move() {
+    // The knights' shuffle repeats the start twice; after 1.e4 e5 the same
+    // shuffle counts afresh.
+    let shuffle = ["Nf3", "Nf6", "Ng1", "Ng8"];
+    let game = play_all(Game::new(Variant::Standard), &shuffle);
+    assert_eq!(game.repetition_count(), 2);
+    let game = play_all(play_all(game, &["e4", "e5"]), &shuffle);
+    assert_eq!(game.repetition_count(), 2);
+}
+
+#[test]
+fn in_crazyhouse_a_position_recurs_across_captures_and_drops() {
+    // Both knights are taken and dropped back where they stood, the rook and
+    // both kings return: the start recurs with empty pockets after 12 plies
+    // that included two captures.
+    let start = Game::from_fen(Variant::Crazyhouse, "4k3/8/8/6nr/8/5N2/8/4K3[] w - - 0 1").unwrap();
+    let moves = [
+        "Nxg5", "Rxg5", "N@f3", "Rh5", "Kd1", "N@g5", "Ke1", "Kd8", "Kd1", "Kd7", "Ke1", "Ke8",
+    ];
+    let game = play_all(start.clone(), &moves);
+    let placement = |fen: String| fen.split(' ').take(3).collect::<Vec<_>>().join(" ");
+    assert_eq!(placement(game.fen()), placement(start.fen()));
+    assert_eq!(game.repetition_count(), 2);
 }

@@ -183,9 +183,9 @@ fn build_page(
             comments_by_ply[slot].push(entry.line());
         }
     }
-    let start_black = game.initial_fen().split(' ').nth(1) == Some("b");
-    let start_number: u32 = game
-        .initial_fen()
+    let initial_fen = game.initial_fen();
+    let start_black = initial_fen.split(' ').nth(1) == Some("b");
+    let start_number: u32 = initial_fen
         .split(' ')
         .nth(5)
         .and_then(|n| n.parse().ok())
