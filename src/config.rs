@@ -76,6 +76,8 @@ pub struct MailSettings {
     pub low_time_fraction: f64,
     /// "Time running low": hours left on the clock (0 switches it off).
     pub low_time_hours: i64,
+    /// Days the outbox keeps finished rows (0: for ever).
+    pub keep_days: i64,
 }
 
 /// `mail.transport`: where mail goes.

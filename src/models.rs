@@ -19,6 +19,8 @@ pub struct User {
     pub password_hash: String,
     pub time_zone: String,
     pub created_at: NaiveDateTime,
+    /// The hour (0–23, in `time_zone`) at which the daily digest goes out.
+    pub digest_hour: i32,
 }
 
 /// A player about to be registered.

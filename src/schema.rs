@@ -213,6 +213,7 @@ diesel::table! {
         password_hash -> Text,
         time_zone -> Text,
         created_at -> Timestamp,
+        digest_hour -> Integer,
     }
 }
 

@@ -1,11 +1,12 @@
 //! The background worker: at a fixed interval, ends the games whose time ran out, queues the
-//! "time running low" mails that became due and sends the mail that is due.
+//! "time running low" mails and the daily digests that became due, sends the mail that is
+//! due, and deletes old finished mail.
 
 use std::time::Duration;
 
 use crate::mail::{MailReport, deliver_due};
 use crate::usecases::clocks::{Expiry, expire_overdue_games};
-use crate::usecases::notify;
+use crate::usecases::{digest, notify, outbox};
 use crate::web::AppState;
 
 /// Runs forever on the server's runtime; each pass is one blocking job on the thread pool.
@@ -38,8 +39,10 @@ pub async fn run_once(state: &AppState) -> anyhow::Result<Vec<Expiry>> {
     Ok(ended)
 }
 
-/// The mail job alone: queues the "time running low" mails that became due, then claims the due outbox rows and sends them through the configured
-/// transport. Safe to run on every instance at once: each row is claimed by one.
+/// The mail job alone: queues the "time running low" mails and the digests that became due,
+/// deletes old finished rows, then claims the due outbox rows and sends them through the
+/// configured transport. Safe to run on every instance at once: each row is claimed by one,
+/// each digest written once.
 pub async fn send_mail_once(state: &AppState) -> anyhow::Result<MailReport> {
     let now = state.now();
     let settings = state.settings.clone();
@@ -52,6 +55,14 @@ pub async fn send_mail_once(state: &AppState) -> anyhow::Result<MailReport> {
             );
             if let Err(e) = notify::low_time(conn, now, fraction, hours) {
                 log::error!("time-running-low scan failed: {e}");
+            }
+            if let Err(e) = digest::queue_due_digests(conn, now) {
+                log::error!("digest scan failed: {e}");
+            }
+            match outbox::delete_finished(conn, now, settings.mail.keep_days) {
+                Ok(0) => {}
+                Ok(n) => log::info!("deleted {n} finished outbox rows"),
+                Err(e) => log::error!("outbox clean-up failed: {e}"),
             }
             deliver_due(conn, now, &settings, &signer)
         })

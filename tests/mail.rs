@@ -305,6 +305,9 @@ mail_tests!(
     notification_settings_on_the_account_page_and_in_the_api,
     time_running_low_is_mailed_once_per_turn_and_threshold,
     booked_leave_mails_each_opponent_once_with_the_games_they_share,
+    the_daily_digest_lists_games_awaiting_the_move_most_urgent_first,
+    events_held_for_the_digest_go_at_once_when_the_kind_is_set_back,
+    old_finished_mail_is_deleted_and_waiting_mail_kept,
 );
 
 fn a_move_puts_one_correct_multipart_mail_into_the_smtp_servers_hands(env: &mut Env) {
@@ -469,10 +472,25 @@ fn challenge_draw_and_result_mails_thread_by_game(env: &mut Env) {
     );
     assert_eq!(m.header("in-reply-to"), game_root(g));
 
-    env.action(g, &b, "decline_draw", 0, None);
-    env.action(g, &a, "resign", 0, None);
+    env.action(g, &b, "decline_draw", 0, Some("Not yet: play on!"));
     env.pass();
     let mails = env.mails_since(before + 3);
+    assert_eq!(mails.len(), 1, "the refusal reaches the player who offered");
+    let m = &mails[0];
+    assert!(m.is_to("alice"));
+    assert_eq!(m.subject(), format!("Game {g} v bob: draw offer declined"));
+    assert!(
+        m.text().contains("bob wrote: Not yet: play on!"),
+        "{}",
+        m.text()
+    );
+    assert!(m.text().contains("It is your move"), "{}", m.text());
+    assert_eq!(m.header("in-reply-to"), game_root(g));
+    assert!(m.has_header("list-unsubscribe"));
+
+    env.action(g, &a, "resign", 0, None);
+    env.pass();
+    let mails = env.mails_since(before + 4);
     assert_eq!(mails.len(), 2, "a result mail to each player");
     for m in &mails {
         assert_eq!(m.header("references"), game_root(g));
@@ -494,7 +512,7 @@ fn challenge_draw_and_result_mails_thread_by_game(env: &mut Env) {
         .iter()
         .map(|m| m.header("message-id"))
         .collect();
-    assert_eq!(ids.len(), 5, "every mail has its own Message-ID");
+    assert_eq!(ids.len(), 6, "every mail has its own Message-ID");
 }
 
 fn one_click_unsubscribe_without_login_stops_that_kind_only(env: &mut Env) {
@@ -827,11 +845,33 @@ fn notification_settings_on_the_account_page_and_in_the_api(env: &mut Env) {
     assert!(page.contains("id=\"notifications\""), "{page}");
     assert!(page.contains("not confirmed yet"), "{page}");
     assert_eq!(
-        page.matches("value=\"on\" checked").count(),
-        7,
-        "all on at first"
+        page.matches("<option value=\"immediate\" selected>")
+            .count(),
+        8,
+        "every kind at once at first"
+    );
+    let select = |page: &str, name: &str| -> String {
+        let start = page
+            .find(&format!("name=\"{name}\">"))
+            .expect("the kind's select");
+        let end = start + page[start..].find("</select>").unwrap();
+        page[start..end].to_string()
+    };
+    assert!(select(&page, "game_over").contains("value=\"digest\""));
+    assert!(
+        !select(&page, "low_time").contains("value=\"digest\""),
+        "time running low cannot wait for the digest"
+    );
+    assert!(
+        page.contains("<option selected>UTC</option>"),
+        "UTC at first"
+    );
+    assert!(
+        page.contains("<option value=\"7\" selected>07:00</option>"),
+        "{page}"
     );
     let csrf = common::hidden_value(&page, "csrf_token").unwrap();
+    // Only game_over named: the others are off, as from an old form of ticked boxes.
     let r = browser.post(
         "/account/notifications",
         &[("csrf_token", &csrf), ("game_over", "on")],
@@ -839,8 +879,78 @@ fn notification_settings_on_the_account_page_and_in_the_api(env: &mut Env) {
     assert_eq!(r.status, 303);
     let page = browser.follow(r).body;
     assert!(page.contains("Notification settings saved."), "{page}");
-    assert!(page.contains("name=\"game_over\" value=\"on\" checked"));
-    assert!(page.contains("name=\"your_turn\" value=\"on\">"), "{page}");
+    assert_eq!(page.matches("<option value=\"off\" selected>").count(), 7);
+    assert_eq!(
+        page.matches("<option value=\"immediate\" selected>")
+            .count(),
+        1
+    );
+    let r = browser.post(
+        "/account/notifications",
+        &[
+            ("csrf_token", &csrf),
+            ("game_over", "on"),
+            ("your_turn", "digest"),
+            ("digest_hour", "18"),
+            ("time_zone", "Europe/Berlin"),
+        ],
+    );
+    assert_eq!(r.status, 303);
+    let page = browser.follow(r).body;
+    assert!(
+        page.contains("<option selected>Europe/Berlin</option>"),
+        "{page}"
+    );
+    assert!(
+        page.contains("<option value=\"18\" selected>18:00</option>"),
+        "{page}"
+    );
+    assert!(
+        page.contains("<option value=\"digest\" selected>"),
+        "{page}"
+    );
+    for bad in [
+        [
+            ("low_time", "digest"),
+            ("digest_hour", "7"),
+            ("time_zone", "UTC"),
+        ],
+        [
+            ("game_over", "on"),
+            ("digest_hour", "24"),
+            ("time_zone", "UTC"),
+        ],
+        [
+            ("game_over", "on"),
+            ("digest_hour", "7"),
+            ("time_zone", "Mars/Olympus"),
+        ],
+        [
+            ("game_over", "sometimes"),
+            ("digest_hour", "7"),
+            ("time_zone", "UTC"),
+        ],
+    ] {
+        let mut form = vec![("csrf_token", csrf.as_str())];
+        form.extend(bad);
+        let r = browser.post("/account/notifications", &form);
+        assert_eq!(r.status, 400, "{bad:?} is refused");
+    }
+    let page = browser.get("/account").body;
+    assert!(
+        page.contains("<option selected>Europe/Berlin</option>"),
+        "unchanged"
+    );
+    let r = browser.post(
+        "/account/notifications",
+        &[
+            ("csrf_token", &csrf),
+            ("game_over", "on"),
+            ("time_zone", "UTC"),
+            ("digest_hour", "7"),
+        ],
+    );
+    assert_eq!(r.status, 303);
     let r = browser.post("/account/notifications", &[("csrf_token", "forged")]);
     assert_eq!(r.status, 403, "a form from elsewhere is refused");
 
@@ -855,9 +965,9 @@ fn notification_settings_on_the_account_page_and_in_the_api(env: &mut Env) {
     assert_eq!(s["verified"], false);
     assert_eq!(
         s["kinds"],
-        json!({"your_turn": false, "draw_offered": false, "game_over": true,
-               "challenge_received": false, "challenge_accepted": false, "low_time": false,
-               "opponent_on_leave": false})
+        json!({"your_turn": false, "draw_offered": false, "draw_declined": false,
+               "game_over": true, "challenge_received": false, "challenge_accepted": false,
+               "low_time": false, "opponent_on_leave": false})
     );
     let r = env.app.post_method(
         "PUT",
@@ -877,6 +987,34 @@ fn notification_settings_on_the_account_page_and_in_the_api(env: &mut Env) {
     );
     assert_eq!(r.status, 422);
     assert!(r.body["error"].as_str().unwrap().contains("unknown kind"));
+    let r = env.app.post_method(
+        "PUT",
+        "/api/v1/me/notifications",
+        Some(&token),
+        json!({"kinds": {"draw_offered": "digest"}, "digest_hour": 20, "time_zone": "America/New_York"}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body["modes"]["draw_offered"], "digest");
+    assert_eq!(r.body["kinds"]["draw_offered"], true);
+    assert_eq!(r.body["modes"]["game_over"], "immediate");
+    assert_eq!(r.body["digest_hour"], 20);
+    assert_eq!(r.body["time_zone"], "America/New_York");
+    for bad in [
+        json!({"kinds": {"low_time": "digest"}}),
+        json!({"kinds": {"game_over": "weekly"}}),
+        json!({"digest_hour": -1}),
+        json!({"time_zone": "<script>"}),
+    ] {
+        let r = env
+            .app
+            .post_method("PUT", "/api/v1/me/notifications", Some(&token), bad.clone());
+        assert_eq!(r.status, 422, "{bad}: {}", r.body);
+    }
+    assert_eq!(
+        env.settings_of(&token)["time_zone"],
+        "America/New_York",
+        "unchanged"
+    );
     assert_eq!(env.app.get("/api/v1/me/notifications", None).status, 401);
 
     // Another confirmation mail on request, at most one per ten minutes.
@@ -1145,4 +1283,241 @@ fn booked_leave_mails_each_opponent_once_with_the_games_they_share(env: &mut Env
     env.advance(3600);
     env.pass();
     assert_eq!(env.mails_since(before).len(), 2, "nothing new");
+}
+
+/// A challenge of `white` accepted by `black` with this many days per move.
+fn game_with_days(env: &Env, white: &str, black: &str, days: i64) -> i64 {
+    let r = env.app.post(
+        "/api/v1/challenges",
+        Some(white),
+        json!({"variant": "standard", "color": "white", "days_per_move": days, "opponent": null}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = r.body["id"].as_i64().unwrap();
+    let r = env.app.post(
+        &format!("/api/v1/challenges/{id}/accept"),
+        Some(black),
+        json!({}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    r.body["game_id"].as_i64().unwrap()
+}
+
+fn the_daily_digest_lists_games_awaiting_the_move_most_urgent_first(env: &mut Env) {
+    let a = env.verified_user("alice");
+    let b = env.verified_user("bob");
+    // Alice reads her mail once a day, at noon in Berlin (11:00 UTC in December).
+    let r = env.app.post_method(
+        "PUT",
+        "/api/v1/me/notifications",
+        Some(&a),
+        json!({"kinds": {"your_turn": "digest", "game_over": "digest", "draw_declined": "digest",
+                         "challenge_accepted": "off"},
+               "digest_hour": 12, "time_zone": "Europe/Berlin"}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let before = env.settle();
+
+    // Three games await Alice's move with different deadlines; the one with one day per move,
+    // started last, is the most urgent. In a fourth it is Bob's move; a fifth Bob resigns.
+    let (g1, g2, g3, g4, g5) = (
+        game_with_days(env, &a, &b, 3),
+        game_with_days(env, &a, &b, 5),
+        game_with_days(env, &a, &b, 1),
+        game_with_days(env, &a, &b, 3),
+        game_with_days(env, &a, &b, 3),
+    );
+    for g in [g2, g1, g3] {
+        env.play(g, &a, "e4", 0);
+        env.play(g, &b, "e5", 1);
+        env.advance(600);
+    }
+    env.play(g4, &a, "d4", 0);
+    env.action(g5, &b, "resign", 0, None);
+    assert_eq!(env.settle(), before + 2, "Bob's mails go at once: {:?}", {
+        env.mails_since(before)
+            .iter()
+            .map(Mail::subject)
+            .collect::<Vec<_>>()
+    });
+    assert!(
+        env.mails_since(before).iter().all(|m| m.is_to("bob")),
+        "nothing for Alice before her digest"
+    );
+
+    // 10:36 UTC: not yet noon in Berlin.
+    env.advance(3600);
+    env.pass();
+    assert_eq!(env.sink.mails().len(), before + 2);
+    // 12:06 UTC: noon in Berlin has come.
+    env.advance(5400);
+    env.pass();
+    let mails = env.mails_since(before + 2);
+    assert_eq!(mails.len(), 1, "one digest");
+    let m = &mails[0];
+    assert!(m.is_to("alice"));
+    assert_eq!(
+        m.subject(),
+        "Slowfuse digest, Tuesday 1 December 2026: 3 games await your move, 1 update"
+    );
+    let text = m.text();
+    let position = |g: i64| {
+        text.find(&format!("{PUBLIC_URL}/games/{g}\r\n"))
+            .or_else(|| text.find(&format!("{PUBLIC_URL}/games/{g}\n")))
+            .unwrap_or_else(|| panic!("game {g} in:\n{text}"))
+    };
+    assert!(
+        position(g3) < position(g1) && position(g1) < position(g2),
+        "most urgent first:\n{text}"
+    );
+    assert!(
+        !text.contains(&format!("Game {g4} ")),
+        "not a game awaiting her move"
+    );
+    assert!(
+        text.contains(&format!("Game {g5} v bob: you won (resignation)")),
+        "{text}"
+    );
+    // Times in Alice's time zone: game 3's deadline is Wednesday 10:xx in Berlin.
+    assert!(text.contains("Wednesday 2 December 2026, 10:"), "{text}");
+    assert!(text.contains(" CET"), "{text}");
+    assert!(m.html().contains(&format!("{PUBLIC_URL}/games/{g3}")));
+    assert!(m.has_header("list-unsubscribe"));
+    assert!(
+        !m.has_header("in-reply-to"),
+        "a digest is not in a game's thread"
+    );
+
+    // Once a day, however many passes.
+    env.advance(3600);
+    env.pass();
+    env.pass();
+    assert_eq!(env.sink.mails().len(), before + 3);
+
+    // The next day: the games that still wait, and no old news.
+    env.play(g3, &a, "Nf3", 2);
+    env.advance(23 * 3600);
+    env.pass();
+    let mails = env.mails_since(before + 3);
+    let digests: Vec<&Mail> = mails.iter().filter(|m| m.is_to("alice")).collect();
+    assert_eq!(digests.len(), 1, "{:?}", {
+        mails.iter().map(Mail::subject).collect::<Vec<_>>()
+    });
+    assert_eq!(
+        digests[0].subject(),
+        "Slowfuse digest, Wednesday 2 December 2026: 2 games await your move"
+    );
+
+    // One click stops the digest: every kind that waited for it is off.
+    let (status, _) = env.open(
+        "POST",
+        &digests[0].unsubscribe_url(),
+        Some("List-Unsubscribe=One-Click"),
+    );
+    assert_eq!(status, 200);
+    let s = env.settings_of(&a);
+    assert_eq!(s["modes"]["your_turn"], "off");
+    assert_eq!(s["modes"]["game_over"], "off");
+    assert_eq!(
+        s["modes"]["draw_offered"], "immediate",
+        "other kinds unchanged"
+    );
+    env.advance(24 * 3600);
+    env.pass();
+    let digests = env
+        .mails_since(before + 3)
+        .iter()
+        .filter(|m| m.is_to("alice") && m.subject().starts_with("Slowfuse digest"))
+        .count();
+    assert_eq!(digests, 1, "no digest any more");
+}
+
+fn events_held_for_the_digest_go_at_once_when_the_kind_is_set_back(env: &mut Env) {
+    let a = env.verified_user("alice");
+    let b = env.verified_user("bob");
+    let set = |kinds: Value| {
+        let r = env.app.post_method(
+            "PUT",
+            "/api/v1/me/notifications",
+            Some(&a),
+            json!({ "kinds": kinds }),
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+    };
+    set(json!({"game_over": "digest"}));
+    let g = env.app.game("atomic", &a, &b);
+    let before = env.settle();
+    env.action(g, &b, "resign", 0, None);
+    assert_eq!(env.settle(), before + 1, "only Bob's result mail");
+    set(json!({"game_over": "immediate"}));
+    env.pass();
+    let mails = env.mails_since(before + 1);
+    assert_eq!(mails.len(), 1, "the held result goes at once");
+    assert!(mails[0].is_to("alice"));
+    assert_eq!(
+        mails[0].subject(),
+        format!("Game {g} v bob: you won (resignation)")
+    );
+    // A day later there is no digest: nothing is held and no game awaits her move.
+    set(json!({"your_turn": "digest"}));
+    env.advance(24 * 3600);
+    env.pass();
+    assert_eq!(env.sink.mails().len(), before + 2);
+}
+
+/// The outbox rows of each status.
+fn outbox_statuses(env: &Env) -> std::collections::BTreeMap<String, i64> {
+    use diesel::prelude::*;
+    use slowfuse::schema::outbox;
+    let mut conn = env.app.state.pool.get().unwrap();
+    let rows: Vec<String> = outbox::table
+        .select(outbox::status)
+        .load(&mut *conn)
+        .unwrap();
+    let mut counts = std::collections::BTreeMap::new();
+    for status in rows {
+        *counts.entry(status).or_insert(0) += 1;
+    }
+    counts
+}
+
+fn old_finished_mail_is_deleted_and_waiting_mail_kept(env: &mut Env) {
+    let a = env.verified_user("alice");
+    let b = env.verified_user("bob");
+    env.settle();
+    let sent_before = outbox_statuses(env)["sent"];
+    assert_eq!(sent_before, 2, "{:?}", outbox_statuses(env));
+    // 89 days on, a mail is waiting (a move), another is held for the digest.
+    env.advance(89 * 86_400);
+    let g = env.app.game("atomic", &a, &b);
+    let r = env.app.post_method(
+        "PUT",
+        "/api/v1/me/notifications",
+        Some(&b),
+        json!({"kinds": {"game_over": "digest"}, "digest_hour": 23}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    env.play(g, &a, "e4", 0);
+    let g2 = env.app.game("atomic", &b, &a);
+    env.action(g2, &a, "resign", 0, None);
+    env.pass();
+    let counts = outbox_statuses(env);
+    assert_eq!(counts["sent"], sent_before + 3, "{counts:?}");
+    assert_eq!(counts.get("held"), Some(&1), "{counts:?}");
+    assert_eq!(
+        counts.get("pending"),
+        Some(&1),
+        "the move's mail waits: {counts:?}"
+    );
+    // Past `mail.keep_days` (90) for the first mails only; the waiting one goes now.
+    env.advance(86_400 + 60);
+    env.pass();
+    let counts = outbox_statuses(env);
+    assert_eq!(
+        counts.get("sent"),
+        Some(&4),
+        "only the recent sent rows stay: {counts:?}"
+    );
+    assert_eq!(counts.get("held"), Some(&1), "{counts:?}");
+    assert_eq!(counts.get("pending"), None, "{counts:?}");
 }

@@ -15,8 +15,9 @@ use crate::models::{OutboxRow, User};
 use crate::usecases::accounts::user_by_id;
 use crate::usecases::challenges::challenge_by_id;
 use crate::usecases::clocks::from_columns;
+use crate::usecases::digest::time_zone;
 use crate::usecases::games::{GameRecord, load_game, parse_color};
-use crate::usecases::notify::{self, Kind, VERIFY_LINK_DAYS};
+use crate::usecases::notify::{self, Kind, Mode, VERIFY_LINK_DAYS};
 
 /// What the composer needs besides the database.
 pub struct Context<'a> {
@@ -28,7 +29,7 @@ pub struct Context<'a> {
 }
 
 impl Context<'_> {
-    fn url(&self, path: &str) -> String {
+    pub(super) fn url(&self, path: &str) -> String {
         format!("{}{path}", self.settings.server.public_url)
     }
 
@@ -38,7 +39,7 @@ impl Context<'_> {
         self.url(&format!("/unsubscribe?token={token}"))
     }
 
-    fn footer(&self, user_id: i64, kind: Kind, reason: &str) -> Footer {
+    pub(super) fn footer(&self, user_id: i64, kind: Kind, reason: &str) -> Footer {
         Footer {
             reason: reason.to_string(),
             unsubscribe_url: Some(self.unsubscribe_url(user_id, kind)),
@@ -119,15 +120,19 @@ fn refusal(
         Kind::VerifyEmail if verified => Some("the address is already confirmed"),
         Kind::VerifyEmail => None,
         _ if !verified => Some("the address is not confirmed"),
-        _ if !notify::wants(conn, user.id, kind)? => Some("switched off by the user"),
-        _ => None,
+        Kind::Digest => None,
+        _ => match notify::mode_of(conn, user.id, kind)? {
+            Mode::Immediate => None,
+            Mode::Digest => Some("moved to the daily digest by the user"),
+            Mode::Off => Some("switched off by the user"),
+        },
     })
 }
 
-type Body = Box<dyn EmailBody>;
+pub(super) type Body = Box<dyn EmailBody>;
 
 /// The mail's subject and parts, or why it is no longer to be sent.
-fn body_for(
+pub(super) fn body_for(
     conn: &mut DbConnection,
     now: NaiveDateTime,
     ctx: &Context,
@@ -152,6 +157,14 @@ fn body_for(
         (Kind::DrawOffered, Some(r)) => boxed(
             draw_offered(ctx, user, r, &payload),
             "the draw offer no longer stands",
+        ),
+        (Kind::DrawDeclined, Some(r)) => boxed(
+            draw_declined(ctx, user, r, &payload),
+            "the game is over or the offer was not declined",
+        ),
+        (Kind::Digest, _) => boxed(
+            super::digest::digest(conn, now, ctx, user, &payload)?,
+            "nothing to report",
         ),
         (Kind::LowTime, Some(r)) => boxed(
             low_time(now, ctx, user, r, &payload),
@@ -218,7 +231,7 @@ fn verify_email(now: NaiveDateTime, ctx: &Context, user: &User) -> VerifyEmail {
     VerifyEmail {
         name: user.username.clone(),
         verify_url: ctx.url(&format!("/verify-email?token={token}")),
-        expires: utc_words(expires),
+        expires: local_words(expires, user),
         footer: Footer {
             reason: "You get this mail because this address was given when signing up on Slowfuse."
                 .to_string(),
@@ -228,14 +241,19 @@ fn verify_email(now: NaiveDateTime, ctx: &Context, user: &User) -> VerifyEmail {
     }
 }
 
-fn variant_name(stored: &str) -> String {
+pub(super) fn variant_name(stored: &str) -> String {
     stored
         .parse::<Variant>()
         .map_or_else(|_| stored.to_string(), |v| v.display_name().to_string())
 }
 
-fn utc_words(t: NaiveDateTime) -> String {
-    t.format("%A %-d %B %Y, %H:%M UTC").to_string()
+/// A moment (stored in UTC) as the recipient reads it: in their time zone, with its
+/// abbreviation, e.g. `Tuesday 1 December 2026, 14:05 CET`.
+pub(super) fn local_words(t: NaiveDateTime, user: &User) -> String {
+    t.and_utc()
+        .with_timezone(&time_zone(&user.time_zone))
+        .format("%A %-d %B %Y, %H:%M %Z")
+        .to_string()
 }
 
 /// The recipient's colour and opponent's name in a game they play.
@@ -248,7 +266,7 @@ fn last_move(record: &GameRecord) -> Option<String> {
     record.moves.last().map(|m| numbered_move(m.ply, &m.san))
 }
 
-fn game_url(ctx: &Context, record: &GameRecord) -> String {
+pub(super) fn game_url(ctx: &Context, record: &GameRecord) -> String {
     ctx.url(&format!("/games/{}", record.game.id))
 }
 
@@ -267,7 +285,7 @@ fn your_turn(ctx: &Context, user: &User, record: &GameRecord) -> Option<YourTurn
         last_move: last_move(record).unwrap_or_else(|| "the first move".to_string()),
         comment: last.and_then(|m| m.comment.clone()),
         diagram: diagram(&record.game.fen, color),
-        deadline: record.game.deadline_at.map(utc_words),
+        deadline: record.game.deadline_at.map(|d| local_words(d, user)),
         footer: ctx.footer(
             user.id,
             Kind::YourTurn,
@@ -346,6 +364,45 @@ fn draw_offered(
     })
 }
 
+fn draw_declined(
+    ctx: &Context,
+    user: &User,
+    record: &GameRecord,
+    payload: &serde_json::Value,
+) -> Option<DrawDeclinedEmail> {
+    let (color, opponent) = sides(record, user)?;
+    let decliner = parse_color(payload["decliner"].as_str()?)?;
+    let ply = payload["ply"].as_i64()?;
+    if decliner == color || !record.is_started() {
+        return None;
+    }
+    let decliner_id = record.player(decliner)?.user_id;
+    let message = record
+        .messages
+        .iter()
+        .rev()
+        .find(|m| {
+            m.message.kind == "comment"
+                && m.message.user_id == decliner_id
+                && i64::from(m.message.ply) == ply
+        })
+        .map(|m| m.message.body.clone());
+    Some(DrawDeclinedEmail {
+        name: user.username.clone(),
+        opponent,
+        game_id: record.game.id,
+        game_url: game_url(ctx, record),
+        variant: variant_name(&record.game.variant),
+        message,
+        your_move: record.turn() == color,
+        footer: ctx.footer(
+            user.id,
+            Kind::DrawDeclined,
+            "You get this mail because your opponent declined your draw offer in a game you play on Slowfuse and these mails are on in your settings.",
+        ),
+    })
+}
+
 fn challenge_accepted(ctx: &Context, user: &User, record: &GameRecord) -> ChallengeAcceptedEmail {
     let (color, opponent) = sides(record, user).unwrap_or((Color::White, "?".to_string()));
     ChallengeAcceptedEmail {
@@ -365,7 +422,7 @@ fn challenge_accepted(ctx: &Context, user: &User, record: &GameRecord) -> Challe
 }
 
 /// What is left until `deadline`, in rough words.
-fn time_left_words(now: NaiveDateTime, deadline: NaiveDateTime) -> String {
+pub(super) fn time_left_words(now: NaiveDateTime, deadline: NaiveDateTime) -> String {
     let minutes = (deadline - now).num_minutes().max(0);
     match minutes {
         0..=1 => "less than a minute".to_string(),
@@ -395,7 +452,7 @@ fn low_time(
         game_url: game_url(ctx, record),
         variant: variant_name(&record.game.variant),
         time_left: time_left_words(now, deadline),
-        deadline: utc_words(deadline),
+        deadline: local_words(deadline, user),
         last_move: last_move(record),
         diagram: diagram(&record.game.fen, color),
         footer: ctx.footer(

@@ -148,6 +148,55 @@ email_templates!(
     "email/draw_offered.html"
 );
 
+/// "Your opponent declined your draw offer".
+pub struct DrawDeclinedEmail {
+    pub name: String,
+    pub opponent: String,
+    pub game_id: i64,
+    pub game_url: String,
+    pub variant: String,
+    /// What the opponent wrote with the refusal.
+    pub message: Option<String>,
+    /// Whether it is the recipient's move now.
+    pub your_move: bool,
+    pub footer: Footer,
+}
+email_templates!(
+    DrawDeclinedEmail,
+    "email/draw_declined.txt",
+    "email/draw_declined.html"
+);
+
+/// The daily digest: the games awaiting the recipient's move, most urgent first, and the
+/// events held for it since the last one.
+pub struct DigestEmail {
+    pub name: String,
+    /// The recipient's local date, in words.
+    pub date: String,
+    pub games: Vec<DigestGame>,
+    pub events: Vec<DigestEvent>,
+    pub footer: Footer,
+}
+
+/// A game awaiting the move in a [`DigestEmail`].
+pub struct DigestGame {
+    pub game_id: i64,
+    pub game_url: String,
+    pub opponent: String,
+    pub variant: String,
+    /// What is left, in words (none for a game without a clock).
+    pub time_left: Option<String>,
+    /// When the time runs out, in the recipient's time zone.
+    pub deadline: Option<String>,
+}
+
+/// An event in a [`DigestEmail`]: what the mail of its own would have said in its subject.
+pub struct DigestEvent {
+    pub text: String,
+    pub url: String,
+}
+email_templates!(DigestEmail, "email/digest.txt", "email/digest.html");
+
 /// "Your time is running low": a threshold of the time for the move has passed.
 pub struct TimeRunningLowEmail {
     pub name: String,
@@ -260,6 +309,36 @@ impl ChallengeAcceptedEmail {
 impl DrawOfferedEmail {
     fn subject_line(&self) -> String {
         format!("Game {} v {}: draw offered", self.game_id, self.opponent)
+    }
+}
+
+impl DrawDeclinedEmail {
+    fn subject_line(&self) -> String {
+        format!(
+            "Game {} v {}: draw offer declined",
+            self.game_id, self.opponent
+        )
+    }
+}
+
+impl DigestEmail {
+    fn subject_line(&self) -> String {
+        let plural =
+            |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        let news = plural(self.events.len(), "update", "updates");
+        match (self.games.len(), self.events.len()) {
+            (0, _) => format!("Slowfuse digest, {}: {news}", self.date),
+            (games, 0) => format!(
+                "Slowfuse digest, {}: {} your move",
+                self.date,
+                plural(games, "game awaits", "games await")
+            ),
+            (games, _) => format!(
+                "Slowfuse digest, {}: {} your move, {news}",
+                self.date,
+                plural(games, "game awaits", "games await")
+            ),
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 pub mod compose;
 pub mod deliver;
 pub mod diagram;
+pub mod digest;
 pub mod messages;
 pub mod tokens;
 pub mod transport;

@@ -1,13 +1,14 @@
-//! Each user's mail settings: which kinds are on, confirming the address (and asking for
-//! another confirmation mail), and the one-click unsubscribe.
+//! Each user's mail settings: each kind at once, in the daily digest or off; the digest's
+//! hour and time zone; confirming the address (and asking for another confirmation mail);
+//! and the one-click unsubscribe.
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use serde_json::json;
 
 use crate::db::DbConnection;
-use crate::schema::{email_preferences, users};
-use crate::usecases::notify::{Kind, queue};
+use crate::schema::{email_preferences, outbox, users};
+use crate::usecases::notify::{Kind, Mode, queue, status};
 
 /// Why a new confirmation mail was not queued.
 #[derive(Debug, thiserror::Error)]
@@ -61,46 +62,151 @@ pub fn confirm_address(
     Ok(changed == 1)
 }
 
-/// A user's mail settings: the address, whether it is confirmed, each kind on or off.
+/// A user's mail settings: the address, whether it is confirmed, each kind's mode, and when
+/// the daily digest goes out.
 #[derive(Clone, Debug)]
 pub struct MailSettingsView {
     pub email: String,
     pub verified: bool,
-    pub kinds: Vec<(Kind, bool)>,
+    pub kinds: Vec<(Kind, Mode)>,
+    /// 0–23, in `time_zone`.
+    pub digest_hour: i32,
+    /// An IANA name such as `Europe/Berlin`.
+    pub time_zone: String,
 }
 
 /// Reads a user's mail settings.
 pub fn settings_of(conn: &mut DbConnection, user_id: i64) -> QueryResult<MailSettingsView> {
-    let (email, verified_at): (String, Option<NaiveDateTime>) = users::table
-        .find(user_id)
-        .select((users::email, users::email_verified_at))
-        .first(conn)?;
-    let off: Vec<String> = email_preferences::table
+    let (email, verified_at, digest_hour, time_zone): (String, Option<NaiveDateTime>, i32, String) =
+        users::table
+            .find(user_id)
+            .select((
+                users::email,
+                users::email_verified_at,
+                users::digest_hour,
+                users::time_zone,
+            ))
+            .first(conn)?;
+    let chosen: Vec<(String, String)> = email_preferences::table
         .filter(email_preferences::user_id.eq(user_id))
-        .filter(email_preferences::mode.eq("off"))
-        .select(email_preferences::kind)
+        .select((email_preferences::kind, email_preferences::mode))
         .load(conn)?;
     let kinds = Kind::OPTIONAL
         .into_iter()
-        .map(|k| (k, !off.iter().any(|o| o == k.as_str())))
+        .map(|k| {
+            let mode = chosen
+                .iter()
+                .find(|(kind, _)| kind == k.as_str())
+                .and_then(|(_, mode)| Mode::parse(mode))
+                .filter(|m| *m != Mode::Digest || k.may_wait_for_digest())
+                .unwrap_or(Mode::Immediate);
+            (k, mode)
+        })
         .collect();
     Ok(MailSettingsView {
         email,
         verified: verified_at.is_some(),
         kinds,
+        digest_hour,
+        time_zone,
     })
 }
 
-/// Switches kinds of mail on or off for a user, in one transaction.
+/// One kind's line of the settings form: its field name, words, and the modes it may take
+/// with the current one marked.
+#[derive(Clone, Debug)]
+pub struct KindChoice {
+    pub name: &'static str,
+    pub label: &'static str,
+    /// `(value, words, selected)`.
+    pub options: Vec<(&'static str, &'static str, bool)>,
+}
+
+impl MailSettingsView {
+    /// The form's lines, in the order of [`Kind::OPTIONAL`].
+    pub fn choices(&self) -> Vec<KindChoice> {
+        self.kinds
+            .iter()
+            .map(|(kind, current)| KindChoice {
+                name: kind.as_str(),
+                label: kind.label(),
+                options: Mode::ALL
+                    .into_iter()
+                    .filter(|m| *m != Mode::Digest || kind.may_wait_for_digest())
+                    .map(|m| (m.as_str(), m.label(), m == *current))
+                    .collect(),
+            })
+            .collect()
+    }
+
+    /// Whether any kind waits for the digest.
+    pub fn uses_digest(&self) -> bool {
+        self.kinds.iter().any(|(_, mode)| *mode == Mode::Digest)
+    }
+}
+
+/// Every time zone the settings offer (the IANA names).
+pub fn time_zone_names() -> impl Iterator<Item = &'static str> {
+    chrono_tz::TZ_VARIANTS.iter().map(|tz| tz.name())
+}
+
+/// Why a change of mail settings was refused; nothing was changed.
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    #[error("“{0}” cannot wait for the daily digest: it is sent at once or not at all")]
+    NoDigest(&'static str),
+    #[error("the digest hour must be a whole hour from 0 to 23")]
+    Hour,
+    #[error("unknown time zone “{0}”: use a name such as Europe/Berlin or America/New_York")]
+    TimeZone(String),
+    #[error(transparent)]
+    Db(#[from] diesel::result::Error),
+}
+
+/// The digest hour and time zone to store, when either changes.
+#[derive(Clone, Debug, Default)]
+pub struct DigestTime {
+    pub hour: Option<i32>,
+    pub time_zone: Option<String>,
+}
+
+/// Sets the mode of some kinds and the digest's time, in one transaction; the kinds not named
+/// stay as they are. Events held for the digest of a kind that leaves it are sent at once
+/// (when set to immediate) or dropped (when set to off).
 pub fn set_kinds(
     conn: &mut DbConnection,
     now: NaiveDateTime,
     user_id: i64,
-    changes: &[(Kind, bool)],
-) -> QueryResult<()> {
-    conn.transaction(|conn| {
-        for (kind, on) in changes {
-            let mode = if *on { "immediate" } else { "off" };
+    changes: &[(Kind, Mode)],
+    digest_time: &DigestTime,
+) -> Result<(), SettingsError> {
+    for (kind, mode) in changes {
+        if *mode == Mode::Digest && !kind.may_wait_for_digest() {
+            return Err(SettingsError::NoDigest(kind.label()));
+        }
+    }
+    if digest_time.hour.is_some_and(|h| !(0..=23).contains(&h)) {
+        return Err(SettingsError::Hour);
+    }
+    if let Some(zone) = &digest_time.time_zone
+        && zone.parse::<chrono_tz::Tz>().is_err()
+    {
+        return Err(SettingsError::TimeZone(zone.chars().take(60).collect()));
+    }
+    conn.transaction(|conn| -> QueryResult<()> {
+        if let Some(hour) = digest_time.hour {
+            diesel::update(users::table.find(user_id))
+                .set(users::digest_hour.eq(hour))
+                .execute(conn)?;
+        }
+        if let Some(zone) = &digest_time.time_zone {
+            diesel::update(users::table.find(user_id))
+                .set(users::time_zone.eq(zone))
+                .execute(conn)?;
+        }
+        for (kind, mode) in changes {
+            release_held(conn, user_id, *kind, *mode)?;
+            let mode = mode.as_str();
             let row = (
                 email_preferences::user_id.eq(user_id),
                 email_preferences::kind.eq(kind.as_str()),
@@ -118,15 +224,50 @@ pub fn set_kinds(
                 .execute(c))?;
         }
         Ok(())
-    })
+    })?;
+    Ok(())
 }
 
-/// The one-click unsubscribe: switches one kind off (the token was checked by the caller).
+/// Held events of `kind` when it is set to `mode`: still held for the digest, sent at once,
+/// or dropped.
+fn release_held(
+    conn: &mut DbConnection,
+    user_id: i64,
+    kind: Kind,
+    mode: Mode,
+) -> QueryResult<usize> {
+    let (state, reason) = match mode {
+        Mode::Digest => return Ok(0),
+        Mode::Immediate => (status::PENDING, None),
+        Mode::Off => (status::CANCELLED, Some("switched off by the user")),
+    };
+    diesel::update(
+        outbox::table
+            .filter(outbox::user_id.eq(user_id))
+            .filter(outbox::kind.eq(kind.as_str()))
+            .filter(outbox::status.eq(status::HELD)),
+    )
+    .set((outbox::status.eq(state), outbox::last_error.eq(reason)))
+    .execute(conn)
+}
+
+/// The one-click unsubscribe (the token was checked by the caller): switches one kind off;
+/// for the daily digest, every kind that waited for it.
 pub fn unsubscribe(
     conn: &mut DbConnection,
     now: NaiveDateTime,
     user_id: i64,
     kind: Kind,
-) -> QueryResult<()> {
-    set_kinds(conn, now, user_id, &[(kind, false)])
+) -> Result<(), SettingsError> {
+    let kinds: Vec<(Kind, Mode)> = if kind == Kind::Digest {
+        settings_of(conn, user_id)?
+            .kinds
+            .into_iter()
+            .filter(|(_, mode)| *mode == Mode::Digest)
+            .map(|(k, _)| (k, Mode::Off))
+            .collect()
+    } else {
+        vec![(kind, Mode::Off)]
+    };
+    set_kinds(conn, now, user_id, &kinds, &DigestTime::default())
 }

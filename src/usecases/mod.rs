@@ -4,6 +4,7 @@ pub mod accounts;
 pub mod challenges;
 pub mod clocks;
 pub mod conditional;
+pub mod digest;
 pub mod email_settings;
 pub mod games;
 pub mod leave;

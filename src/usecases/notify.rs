@@ -1,7 +1,8 @@
 //! Notifications as data: the outbox rows a use case writes in its own transaction with its
-//! event (your move, draw offered, game over, challenges, address confirmation), deduplicated
-//! and superseded, and the worker's scan for "time running low". Nothing here sends mail;
-//! `mail::deliver` does.
+//! event (your move, draw offered or declined, game over, challenges, address confirmation),
+//! deduplicated and superseded, as each user wants them (at once, held for the daily digest, or
+//! not at all), and the worker's scan for "time running low". Nothing here sends mail;
+//! `mail::deliver` does; `usecases::digest` gathers the held rows.
 
 use chrono::{Duration, NaiveDateTime};
 use diesel::prelude::*;
@@ -13,24 +14,28 @@ use crate::models::{Challenge, NewOutboxRow, User};
 use crate::schema::{email_preferences, game_players, games, outbox, users};
 use crate::usecases::games::{GameRecord, color_name};
 
-/// The kinds of mail. Every kind but `VerifyEmail` can be switched off.
+/// The kinds of mail. Every kind in [`Kind::OPTIONAL`] can be switched off or held for the
+/// digest; `Digest` is the daily digest itself, `VerifyEmail` the address confirmation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     YourTurn,
     DrawOffered,
+    DrawDeclined,
     GameOver,
     ChallengeReceived,
     ChallengeAccepted,
     LowTime,
     OpponentOnLeave,
+    Digest,
     VerifyEmail,
 }
 
 impl Kind {
     /// The kinds a user may switch on and off, in the order the settings show them.
-    pub const OPTIONAL: [Kind; 7] = [
+    pub const OPTIONAL: [Kind; 8] = [
         Kind::YourTurn,
         Kind::DrawOffered,
+        Kind::DrawDeclined,
         Kind::GameOver,
         Kind::ChallengeReceived,
         Kind::ChallengeAccepted,
@@ -43,11 +48,13 @@ impl Kind {
         match self {
             Kind::YourTurn => "your_turn",
             Kind::DrawOffered => "draw_offered",
+            Kind::DrawDeclined => "draw_declined",
             Kind::GameOver => "game_over",
             Kind::ChallengeReceived => "challenge_received",
             Kind::ChallengeAccepted => "challenge_accepted",
             Kind::LowTime => "low_time",
             Kind::OpponentOnLeave => "opponent_on_leave",
+            Kind::Digest => "daily_digest",
             Kind::VerifyEmail => "verify_email",
         }
     }
@@ -56,7 +63,7 @@ impl Kind {
     pub fn parse(name: &str) -> Option<Kind> {
         Kind::OPTIONAL
             .into_iter()
-            .chain([Kind::VerifyEmail])
+            .chain([Kind::Digest, Kind::VerifyEmail])
             .find(|k| k.as_str() == name)
     }
 
@@ -65,12 +72,60 @@ impl Kind {
         match self {
             Kind::YourTurn => "It is my move",
             Kind::DrawOffered => "My opponent offers a draw",
+            Kind::DrawDeclined => "My opponent declines my draw offer",
             Kind::GameOver => "A game of mine ends",
             Kind::ChallengeReceived => "Someone challenges me",
             Kind::ChallengeAccepted => "My challenge is accepted",
             Kind::LowTime => "My time for a move is running low",
             Kind::OpponentOnLeave => "An opponent books leave",
+            Kind::Digest => "The daily digest",
             Kind::VerifyEmail => "Address confirmation",
+        }
+    }
+
+    /// Whether this kind may wait for the daily digest. "Time running low" may not: a day
+    /// later it would come too late. A "your move" set to the digest is not held as an event:
+    /// the digest lists every game awaiting the move anyway.
+    pub fn may_wait_for_digest(self) -> bool {
+        Kind::OPTIONAL.contains(&self) && self != Kind::LowTime
+    }
+}
+
+/// How a user wants one kind of mail. Without a stored choice: at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// A mail for each event.
+    Immediate,
+    /// Held, and listed in the daily digest.
+    Digest,
+    /// No mail.
+    Off,
+}
+
+impl Mode {
+    /// Every mode, in the order the settings show them.
+    pub const ALL: [Mode; 3] = [Mode::Immediate, Mode::Digest, Mode::Off];
+
+    /// The stored name, also used in the API.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Immediate => "immediate",
+            Mode::Digest => "digest",
+            Mode::Off => "off",
+        }
+    }
+
+    /// Reads a stored name.
+    pub fn parse(name: &str) -> Option<Mode> {
+        Mode::ALL.into_iter().find(|m| m.as_str() == name)
+    }
+
+    /// Words for the settings page.
+    pub fn label(self) -> &'static str {
+        match self {
+            Mode::Immediate => "at once",
+            Mode::Digest => "in the daily digest",
+            Mode::Off => "never",
         }
     }
 }
@@ -78,8 +133,12 @@ impl Kind {
 /// A row's life: `pending` → `sending` (claimed, under a lease) → `sent`; a failed try goes
 /// back to `pending` with a later `next_attempt_at`; `failed` after a permanent refusal or
 /// too many tries; `cancelled` when superseded or no longer wanted (`last_error` says why).
+/// A row for a kind the user set to the digest is `held` until the digest scan lists it in a
+/// digest row and marks it `digested`.
 pub mod status {
     pub const PENDING: &str = "pending";
+    pub const HELD: &str = "held";
+    pub const DIGESTED: &str = "digested";
     pub const SENDING: &str = "sending";
     pub const SENT: &str = "sent";
     pub const FAILED: &str = "failed";
@@ -100,6 +159,48 @@ pub(crate) fn queue(
     dedup_key: &str,
     payload: serde_json::Value,
 ) -> QueryResult<bool> {
+    insert_row(
+        conn,
+        now,
+        (kind, user_id, game_id),
+        dedup_key,
+        payload,
+        status::PENDING,
+    )
+}
+
+/// Records an event for `user_id` as they want it: a mail queued now, a row held for the
+/// digest, or nothing. Returns whether a row was added.
+fn notify(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    (kind, user_id, game_id): (Kind, i64, Option<i64>),
+    dedup_key: &str,
+    payload: serde_json::Value,
+) -> QueryResult<bool> {
+    let state = match mode_of(conn, user_id, kind)? {
+        Mode::Immediate => status::PENDING,
+        Mode::Digest if kind != Kind::YourTurn => status::HELD,
+        Mode::Digest | Mode::Off => return Ok(false),
+    };
+    insert_row(
+        conn,
+        now,
+        (kind, user_id, game_id),
+        dedup_key,
+        payload,
+        state,
+    )
+}
+
+fn insert_row(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    (kind, user_id, game_id): (Kind, i64, Option<i64>),
+    dedup_key: &str,
+    payload: serde_json::Value,
+    state: &str,
+) -> QueryResult<bool> {
     let payload = payload.to_string();
     let row = NewOutboxRow {
         kind: kind.as_str(),
@@ -107,7 +208,7 @@ pub(crate) fn queue(
         game_id,
         dedup_key,
         payload: &payload,
-        status: status::PENDING,
+        status: state,
         next_attempt_at: now,
         created_at: now,
     };
@@ -119,26 +220,31 @@ pub(crate) fn queue(
     Ok(added == 1)
 }
 
-/// Whether `user_id` gets mail of `kind` now: a verified address, and the kind not off.
-pub fn wants(conn: &mut DbConnection, user_id: i64, kind: Kind) -> QueryResult<bool> {
+/// How `user_id` gets mail of `kind` now: never before the address is confirmed, otherwise
+/// as chosen (at once when nothing was chosen; a kind that cannot wait for the digest, at once).
+pub fn mode_of(conn: &mut DbConnection, user_id: i64, kind: Kind) -> QueryResult<Mode> {
     let verified: Option<Option<NaiveDateTime>> = users::table
         .find(user_id)
         .select(users::email_verified_at)
         .first(conn)
         .optional()?;
     if !matches!(verified, Some(Some(_))) {
-        return Ok(false);
+        return Ok(Mode::Off);
     }
-    if kind == Kind::VerifyEmail {
-        return Ok(true);
+    if !Kind::OPTIONAL.contains(&kind) {
+        return Ok(Mode::Immediate);
     }
-    let off: i64 = email_preferences::table
+    let chosen: Option<String> = email_preferences::table
         .filter(email_preferences::user_id.eq(user_id))
         .filter(email_preferences::kind.eq(kind.as_str()))
-        .filter(email_preferences::mode.eq("off"))
-        .count()
-        .get_result(conn)?;
-    Ok(off == 0)
+        .select(email_preferences::mode)
+        .first(conn)
+        .optional()?;
+    Ok(match chosen.as_deref().and_then(Mode::parse) {
+        Some(Mode::Digest) if !kind.may_wait_for_digest() => Mode::Immediate,
+        Some(mode) => mode,
+        None => Mode::Immediate,
+    })
 }
 
 /// Cancels the game's waiting mails of these kinds (a later event made them stale).
@@ -182,18 +288,14 @@ pub fn your_turn(conn: &mut DbConnection, now: NaiveDateTime, game_id: i64) -> Q
     let Some(user_id) = seat(conn, game_id, &turn)? else {
         return Ok(());
     };
-    if wants(conn, user_id, Kind::YourTurn)? {
-        let key = format!("your_turn:{game_id}:{ply}:{user_id}");
-        queue(
-            conn,
-            now,
-            Kind::YourTurn,
-            user_id,
-            Some(game_id),
-            &key,
-            json!({ "ply": ply }),
-        )?;
-    }
+    let key = format!("your_turn:{game_id}:{ply}:{user_id}");
+    notify(
+        conn,
+        now,
+        (Kind::YourTurn, user_id, Some(game_id)),
+        &key,
+        json!({ "ply": ply }),
+    )?;
     Ok(())
 }
 
@@ -221,18 +323,14 @@ pub fn game_over(conn: &mut DbConnection, now: NaiveDateTime, game_id: i64) -> Q
         .select(game_players::user_id)
         .load(conn)?;
     for user_id in players {
-        if wants(conn, user_id, Kind::GameOver)? {
-            let key = format!("game_over:{game_id}:{user_id}");
-            queue(
-                conn,
-                now,
-                Kind::GameOver,
-                user_id,
-                Some(game_id),
-                &key,
-                json!({}),
-            )?;
-        }
+        let key = format!("game_over:{game_id}:{user_id}");
+        notify(
+            conn,
+            now,
+            (Kind::GameOver, user_id, Some(game_id)),
+            &key,
+            json!({}),
+        )?;
     }
     Ok(())
 }
@@ -249,19 +347,45 @@ pub fn draw_offered(
         return Ok(());
     };
     let (game_id, ply, user_id) = (record.game.id, record.game.ply, opponent.user_id);
-    if wants(conn, user_id, Kind::DrawOffered)? {
-        let key = format!("draw_offered:{game_id}:{ply}:{user_id}");
-        let payload = json!({ "ply": ply, "offerer": color_name(offerer) });
-        queue(
-            conn,
-            now,
-            Kind::DrawOffered,
-            user_id,
-            Some(game_id),
-            &key,
-            payload,
-        )?;
-    }
+    let key = format!("draw_offered:{game_id}:{ply}:{user_id}");
+    let payload = json!({ "ply": ply, "offerer": color_name(offerer) });
+    notify(
+        conn,
+        now,
+        (Kind::DrawOffered, user_id, Some(game_id)),
+        &key,
+        payload,
+    )?;
+    Ok(())
+}
+
+/// `decliner` declined the standing draw offer: the player who offered it gets a mail (with
+/// the decliner's message, if any). A waiting "draw offered" mail of the game is cancelled.
+pub fn draw_declined(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    record: &GameRecord,
+    decliner: Color,
+) -> QueryResult<()> {
+    supersede(
+        conn,
+        record.game.id,
+        &[Kind::DrawOffered],
+        "the draw offer was declined",
+    )?;
+    let Some(offerer) = record.player(!decliner) else {
+        return Ok(());
+    };
+    let (game_id, ply, user_id) = (record.game.id, record.game.ply, offerer.user_id);
+    let key = format!("draw_declined:{game_id}:{ply}:{user_id}");
+    let payload = json!({ "ply": ply, "decliner": color_name(decliner) });
+    notify(
+        conn,
+        now,
+        (Kind::DrawDeclined, user_id, Some(game_id)),
+        &key,
+        payload,
+    )?;
     Ok(())
 }
 
@@ -274,19 +398,15 @@ pub fn challenge_received(
     let Some(user_id) = challenge.opponent_id.filter(|_| challenge.kind == "direct") else {
         return Ok(());
     };
-    if wants(conn, user_id, Kind::ChallengeReceived)? {
-        let key = format!("challenge_received:{}", challenge.id);
-        let payload = json!({ "challenge_id": challenge.id });
-        queue(
-            conn,
-            now,
-            Kind::ChallengeReceived,
-            user_id,
-            None,
-            &key,
-            payload,
-        )?;
-    }
+    let key = format!("challenge_received:{}", challenge.id);
+    let payload = json!({ "challenge_id": challenge.id });
+    notify(
+        conn,
+        now,
+        (Kind::ChallengeReceived, user_id, None),
+        &key,
+        payload,
+    )?;
     Ok(())
 }
 
@@ -298,19 +418,15 @@ pub fn challenge_accepted(
     game_id: i64,
 ) -> QueryResult<()> {
     let user_id = challenge.creator_id;
-    if wants(conn, user_id, Kind::ChallengeAccepted)? {
-        let key = format!("challenge_accepted:{}", challenge.id);
-        let payload = json!({ "challenge_id": challenge.id });
-        queue(
-            conn,
-            now,
-            Kind::ChallengeAccepted,
-            user_id,
-            Some(game_id),
-            &key,
-            payload,
-        )?;
-    }
+    let key = format!("challenge_accepted:{}", challenge.id);
+    let payload = json!({ "challenge_id": challenge.id });
+    notify(
+        conn,
+        now,
+        (Kind::ChallengeAccepted, user_id, Some(game_id)),
+        &key,
+        payload,
+    )?;
     Ok(())
 }
 
@@ -396,7 +512,7 @@ pub fn low_time(
         let Some(user_id) = seat(conn, game_id, &turn)? else {
             continue;
         };
-        if !wants(conn, user_id, Kind::LowTime)? {
+        if mode_of(conn, user_id, Kind::LowTime)? != Mode::Immediate {
             continue;
         }
         // Thresholds crossed together (a worker that was down, a short time for the move)
@@ -465,19 +581,15 @@ pub fn opponent_on_leave(
         }
     }
     for (opponent, game_ids) in opponents {
-        if wants(conn, opponent, Kind::OpponentOnLeave)? {
-            let key = format!("opponent_on_leave:{leave_id}:{opponent}");
-            let payload = json!({ "leave_id": leave_id, "player": user_id, "games": game_ids });
-            queue(
-                conn,
-                now,
-                Kind::OpponentOnLeave,
-                opponent,
-                None,
-                &key,
-                payload,
-            )?;
-        }
+        let key = format!("opponent_on_leave:{leave_id}:{opponent}");
+        let payload = json!({ "leave_id": leave_id, "player": user_id, "games": game_ids });
+        notify(
+            conn,
+            now,
+            (Kind::OpponentOnLeave, opponent, None),
+            &key,
+            payload,
+        )?;
     }
     Ok(())
 }

@@ -118,6 +118,30 @@ pub fn mark_failed(conn: &mut DbConnection, id: i64, error: &str) -> QueryResult
     Ok(())
 }
 
+/// Deletes the rows finished (sent, cancelled, failed, gathered into a digest) more than
+/// `keep_days` ago; 0 keeps them all. Waiting and held rows are never deleted. Returns how many
+/// went.
+pub fn delete_finished(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    keep_days: i64,
+) -> QueryResult<usize> {
+    if keep_days <= 0 {
+        return Ok(0);
+    }
+    diesel::delete(
+        outbox::table
+            .filter(outbox::status.eq_any([
+                status::SENT,
+                status::CANCELLED,
+                status::FAILED,
+                status::DIGESTED,
+            ]))
+            .filter(outbox::created_at.lt(now - Duration::days(keep_days))),
+    )
+    .execute(conn)
+}
+
 /// A try failed for a reason that may pass: wait by the back-off and try again, or give up
 /// after `max_attempts` tries. Returns true when it gave up.
 pub fn mark_retry(

@@ -219,6 +219,7 @@ pub fn act(
                 }
                 add_message(conn, now, &record, req.user_id, message)?;
                 set_draw_offer(conn, now, record.game.id, None)?;
+                crate::usecases::notify::draw_declined(conn, now, &record, me)?;
             }
             Action::WithdrawDraw => {
                 if record.game.draw_offer.as_deref() != Some(color_name(me)) {

@@ -6,6 +6,7 @@ use askama::Template;
 
 use crate::usecases::accounts::{LoginError, SignUpError};
 use crate::usecases::challenges::ChallengeError;
+use crate::usecases::email_settings::SettingsError;
 use crate::usecases::messages::MessageError;
 use crate::usecases::play::PlayError;
 
@@ -186,6 +187,24 @@ impl From<ChallengeError> for ApiError {
             return ApiError::new(status, "internal error");
         }
         ApiError::new(status, e.to_string())
+    }
+}
+
+impl From<SettingsError> for ApiError {
+    fn from(e: SettingsError) -> Self {
+        match e {
+            SettingsError::Db(db) => db.into(),
+            other => ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, other.to_string()),
+        }
+    }
+}
+
+impl From<SettingsError> for WebError {
+    fn from(e: SettingsError) -> Self {
+        match e {
+            SettingsError::Db(db) => db.into(),
+            other => WebError::BadRequest(other.to_string()),
+        }
     }
 }
 

@@ -40,6 +40,7 @@ struct AccountPage {
     leave_error: Option<String>,
     today: String,
     mail: crate::usecases::email_settings::MailSettingsView,
+    time_zones: Vec<&'static str>,
 }
 
 /// Only a path on this site may be a redirect target.
@@ -211,6 +212,7 @@ async fn account_page_for(
         leave_error,
         today: now.date().format("%Y-%m-%d").to_string(),
         mail,
+        time_zones: crate::usecases::email_settings::time_zone_names().collect(),
     };
     render(status, &page)
 }

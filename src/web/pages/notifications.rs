@@ -12,8 +12,8 @@ use serde::Deserialize;
 use super::{check_csrf, render, require_login, see_other};
 use crate::mail::Signer;
 use crate::usecases::accounts::user_by_id;
-use crate::usecases::email_settings::{self, ResendError};
-use crate::usecases::notify::Kind;
+use crate::usecases::email_settings::{self, DigestTime, ResendError};
+use crate::usecases::notify::{Kind, Mode};
 use crate::web::errors::WebError;
 use crate::web::{AppState, Layout, session};
 
@@ -143,7 +143,8 @@ pub async fn verify_email(
     render(StatusCode::OK, &page)
 }
 
-/// `POST /account/notifications`: the checkboxes of the account page; an unticked kind is off.
+/// `POST /account/notifications`: the form of the account page: each kind's mode (a missing
+/// kind is off), the digest hour and the time zone.
 pub async fn save_settings(
     state: web::Data<AppState>,
     session: Session,
@@ -154,13 +155,31 @@ pub async fn save_settings(
         Err(redirect) => return Ok(*redirect),
     };
     check_csrf(&session, form.get("csrf_token").map_or("", String::as_str))?;
-    let changes: Vec<(Kind, bool)> = Kind::OPTIONAL
-        .into_iter()
-        .map(|k| (k, form.contains_key(k.as_str())))
-        .collect();
+    let mut changes = Vec::new();
+    for kind in Kind::OPTIONAL {
+        // A select names the mode; a ticked checkbox sends "on"; an unticked one nothing.
+        let mode = match form.get(kind.as_str()).map(String::as_str) {
+            None => Mode::Off,
+            Some("on") => Mode::Immediate,
+            Some(name) => Mode::parse(name).ok_or_else(|| {
+                WebError::BadRequest(format!("unknown choice for “{}”", kind.label()))
+            })?,
+        };
+        changes.push((kind, mode));
+    }
+    let hour = match form.get("digest_hour") {
+        None => None,
+        Some(h) => Some(h.trim().parse::<i32>().map_err(|_| {
+            WebError::BadRequest("the digest hour must be a whole hour from 0 to 23".to_string())
+        })?),
+    };
+    let digest_time = DigestTime {
+        hour,
+        time_zone: form.get("time_zone").map(|z| z.trim().to_string()),
+    };
     let now = state.now();
     state
-        .db(move |c| email_settings::set_kinds(c, now, user_id, &changes))
+        .db(move |c| email_settings::set_kinds(c, now, user_id, &changes, &digest_time))
         .await??;
     session::flash(&session, "info", "Notification settings saved.");
     Ok(see_other("/account#notifications"))
