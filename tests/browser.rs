@@ -171,6 +171,12 @@ fn two_players_play_atomic_with_mouse_and_keyboard_in_chromium(app: &TestApp) {
     let bob = Player::new("bob", &driver, app);
     alice.sign_up();
     bob.sign_up();
+    // The sign-up form took the browser's time zone for the times in mails.
+    alice.open("/account");
+    assert_eq!(
+        alice.find("#time-zone").property("value"),
+        webdriver::BROWSER_TIME_ZONE
+    );
     let game = challenge_and_accept(&alice, &bob);
 
     // 1. Nf3 by drag-and-drop, 1... Nf6 typed with a message.

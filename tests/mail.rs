@@ -1015,6 +1015,34 @@ fn notification_settings_on_the_account_page_and_in_the_api(env: &mut Env) {
         "America/New_York",
         "unchanged"
     );
+
+    // Signing up in a browser that says its time zone starts the account in it; a zone we do
+    // not know leaves UTC and still creates the account.
+    for (name, zone, kept) in [
+        ("fay", "Asia/Tokyo", "Asia/Tokyo"),
+        ("gus", "Bogus/Zone", "UTC"),
+    ] {
+        let browser = env.app.browser();
+        let csrf = browser.csrf("/signup");
+        assert!(browser.get("/signup").body.contains("/static/timezone.js"));
+        let email = format!("{name}@example.com");
+        let r = browser.post(
+            "/signup",
+            &[
+                ("csrf_token", csrf.as_str()),
+                ("username", name),
+                ("email", email.as_str()),
+                ("password", "correct horse battery"),
+                ("time_zone", zone),
+            ],
+        );
+        assert_eq!(r.status, 303, "{name}");
+        let page = browser.get("/account").body;
+        assert!(
+            page.contains(&format!("<option selected>{kept}</option>")),
+            "{name}: {kept}"
+        );
+    }
     assert_eq!(env.app.get("/api/v1/me/notifications", None).status, 401);
 
     // Another confirmation mail on request, at most one per ten minutes.

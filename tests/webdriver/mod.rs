@@ -43,11 +43,16 @@ pub struct Driver {
     http: reqwest::blocking::Client,
 }
 
+/// The time zone the browsers of the tests live in.
+pub const BROWSER_TIME_ZONE: &str = "America/Sao_Paulo";
+
 impl Driver {
     /// Starts chromedriver on a port of its choosing and waits until it listens.
     pub fn start(path: &Path) -> Driver {
         let mut child = Command::new(path)
             .arg("--port=0")
+            // The browser's own time zone, which the sign-up form passes on to the account.
+            .env("TZ", BROWSER_TIME_ZONE)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

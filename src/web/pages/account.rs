@@ -68,6 +68,9 @@ pub struct SignUpForm {
     username: String,
     email: String,
     password: String,
+    /// The browser's time zone, filled in by `timezone.js`; empty without script.
+    #[serde(default)]
+    time_zone: String,
 }
 
 pub async fn signup(
@@ -84,6 +87,18 @@ pub async fn signup(
         .await?
     {
         Ok(user) => {
+            // A zone the browser named but we do not know is left at UTC, not refused.
+            let zone = form.time_zone.trim().to_string();
+            if zone.parse::<chrono_tz::Tz>().is_ok() {
+                let id = user.id;
+                let time = crate::usecases::email_settings::DigestTime {
+                    hour: None,
+                    time_zone: Some(zone),
+                };
+                state
+                    .db(move |c| crate::usecases::email_settings::set_kinds(c, now, id, &[], &time))
+                    .await??;
+            }
             session::log_in(&session, user.id, &user.username);
             session::flash(&session, "info", format!("Welcome, {}!", user.username));
             Ok(see_other("/"))
