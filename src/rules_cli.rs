@@ -162,6 +162,26 @@ struct ReplayLine {
     error: Option<String>,
 }
 
+/// What a replay reached: plies, `(end, winner)` and the final FEN.
+type Reached = (u32, (&'static str, &'static str), String);
+
+impl ReplayLine {
+    /// The line of game `game`: the position `reached` (none when not even the start could be
+    /// set up) and the error that stopped the replay, if any.
+    fn new(game: usize, reached: Option<Reached>, error: Option<String>) -> ReplayLine {
+        let (plies, (end, winner), fen) =
+            reached.unwrap_or_else(|| (0, ("ongoing", "none"), String::new()));
+        ReplayLine {
+            game,
+            plies,
+            end,
+            winner,
+            fen,
+            error,
+        }
+    }
+}
+
 /// What the final position of a replayed game says, as `replay` reports it.
 ///
 /// An ending the position forced comes first (explosion, checkmate,
@@ -219,35 +239,21 @@ pub fn replay(args: &ReplayArgs) -> Result<(), RulesCliError> {
     let options = PgnReadOptions {
         default_variant: args.default_variant,
     };
+    let summary = |game: &Game| (game.ply(), ending(game), game.fen());
+    write_lines(PgnGames::new(&bytes, options).map(|read| match read {
+        Ok(read) => ReplayLine::new(read.index, Some(summary(&read.game)), None),
+        Err(error) => ReplayLine::new(
+            error.game,
+            error.played.as_deref().map(summary),
+            Some(error.detail()),
+        ),
+    }))
+}
+
+/// Writes the lines of `replay`, one JSON object each.
+fn write_lines(lines: impl Iterator<Item = ReplayLine>) -> Result<(), RulesCliError> {
     let mut out = BufWriter::new(io::stdout().lock());
-    for read in PgnGames::new(&bytes, options) {
-        let line = match read {
-            Ok(read) => {
-                let (end, winner) = ending(&read.game);
-                ReplayLine {
-                    game: read.index,
-                    plies: read.game.ply(),
-                    end,
-                    winner,
-                    fen: read.game.fen(),
-                    error: None,
-                }
-            }
-            Err(error) => {
-                let (plies, (end, winner), fen) = match error.played.as_deref() {
-                    Some(game) => (game.ply(), ending(game), game.fen()),
-                    None => (0, ("ongoing", "none"), String::new()),
-                };
-                ReplayLine {
-                    game: error.game,
-                    plies,
-                    end,
-                    winner,
-                    fen,
-                    error: Some(error.detail()),
-                }
-            }
-        };
+    for line in lines {
         serde_json::to_writer(&mut out, &line).map_err(io::Error::other)?;
         writeln!(out)?;
     }
@@ -282,38 +288,13 @@ fn bughouse_ending(game: &BughouseGame) -> (&'static str, &'static str) {
 /// `replay` for BPGN: one JSON line per match; `plies` counts the moves of
 /// both boards, `fen` is board A's FEN, `" | "`, board B's.
 fn replay_bpgn(bytes: &[u8]) -> Result<(), RulesCliError> {
-    let mut out = BufWriter::new(io::stdout().lock());
-    for read in read_bpgn(bytes) {
-        let line = match read {
-            Ok(read) => {
-                let (end, winner) = bughouse_ending(&read.game);
-                ReplayLine {
-                    game: read.index,
-                    plies: read.game.ply(),
-                    end,
-                    winner,
-                    fen: read.game.fens(),
-                    error: None,
-                }
-            }
-            Err(error) => {
-                let (plies, (end, winner), fen) = match error.played.as_deref() {
-                    Some(game) => (game.ply(), bughouse_ending(game), game.fens()),
-                    None => (0, ("ongoing", "none"), String::new()),
-                };
-                ReplayLine {
-                    game: error.game,
-                    plies,
-                    end,
-                    winner,
-                    fen,
-                    error: Some(error.detail()),
-                }
-            }
-        };
-        serde_json::to_writer(&mut out, &line).map_err(io::Error::other)?;
-        writeln!(out)?;
-    }
-    out.flush()?;
-    Ok(())
+    let summary = |game: &BughouseGame| (game.ply(), bughouse_ending(game), game.fens());
+    write_lines(read_bpgn(bytes).into_iter().map(|read| match read {
+        Ok(read) => ReplayLine::new(read.index, Some(summary(&read.game)), None),
+        Err(error) => ReplayLine::new(
+            error.game,
+            error.played.as_deref().map(summary),
+            Some(error.detail()),
+        ),
+    }))
 }

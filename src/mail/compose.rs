@@ -337,17 +337,7 @@ fn draw_offered(
     if record.game.draw_offer.as_deref().and_then(parse_color) != Some(offerer) {
         return None;
     }
-    let offerer_id = record.player(offerer)?.user_id;
-    let message = record
-        .messages
-        .iter()
-        .rev()
-        .find(|m| {
-            m.message.kind == "comment"
-                && m.message.user_id == offerer_id
-                && i64::from(m.message.ply) == ply
-        })
-        .map(|m| m.message.body.clone());
+    let message = comment_at(record, record.player(offerer)?.user_id, ply);
     Some(DrawOfferedEmail {
         name: user.username.clone(),
         opponent,
@@ -364,6 +354,20 @@ fn draw_offered(
     })
 }
 
+/// The comment `user_id` wrote at `ply` (with a draw offer or its refusal), the latest if several.
+fn comment_at(record: &GameRecord, user_id: i64, ply: i64) -> Option<String> {
+    record
+        .messages
+        .iter()
+        .rev()
+        .find(|m| {
+            m.message.kind == "comment"
+                && m.message.user_id == user_id
+                && i64::from(m.message.ply) == ply
+        })
+        .map(|m| m.message.body.clone())
+}
+
 fn draw_declined(
     ctx: &Context,
     user: &User,
@@ -376,17 +380,7 @@ fn draw_declined(
     if decliner == color || !record.is_started() {
         return None;
     }
-    let decliner_id = record.player(decliner)?.user_id;
-    let message = record
-        .messages
-        .iter()
-        .rev()
-        .find(|m| {
-            m.message.kind == "comment"
-                && m.message.user_id == decliner_id
-                && i64::from(m.message.ply) == ply
-        })
-        .map(|m| m.message.body.clone());
+    let message = comment_at(record, record.player(decliner)?.user_id, ply);
     Some(DrawDeclinedEmail {
         name: user.username.clone(),
         opponent,

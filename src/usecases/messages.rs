@@ -208,18 +208,17 @@ pub fn comment(
     text: &str,
 ) -> Result<GameRecord, MessageError> {
     let text = checked(text, "comment", max_chars, false)?;
-    conn.transaction(|conn| {
-        // The lock orders the comment with a move arriving at the same moment.
-        if !lock_game(conn, game_id)? {
-            return Err(MessageError::NotFound);
-        }
-        let record = load_game(conn, game_id)?.ok_or(MessageError::NotFound)?;
-        if record.color_of(user_id).is_none() {
-            return Err(MessageError::NotAPlayer);
-        }
-        insert(conn, now, &record, user_id, Kind::Comment, text)?;
-        load_game(conn, game_id)?.ok_or(MessageError::NotFound)
-    })
+    store(
+        conn,
+        now,
+        (game_id, user_id),
+        Kind::Comment,
+        text,
+        |record| match record.color_of(user_id) {
+            Some(_) => Ok(()),
+            None => Err(MessageError::NotAPlayer),
+        },
+    )
 }
 
 /// A spectator's kibitz in a public game (during it or after it).
@@ -232,18 +231,42 @@ pub fn kibitz(
     text: &str,
 ) -> Result<GameRecord, MessageError> {
     let text = checked(text, "kibitz", max_chars, false)?;
+    store(
+        conn,
+        now,
+        (game_id, user_id),
+        Kind::Kibitz,
+        text,
+        |record| {
+            if record.color_of(user_id).is_some() {
+                Err(MessageError::PlayerKibitz)
+            } else if !record.game.is_public {
+                Err(MessageError::PrivateGame)
+            } else {
+                Ok(())
+            }
+        },
+    )
+}
+
+/// Stores `user_id`'s message in a game when `may_write` allows it for the game as it is under
+/// the game's lock (which orders the message with a move arriving at the same moment); returns
+/// the game as stored afterwards.
+fn store(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    (game_id, user_id): (i64, i64),
+    kind: Kind,
+    text: &str,
+    may_write: impl Fn(&GameRecord) -> Result<(), MessageError>,
+) -> Result<GameRecord, MessageError> {
     conn.transaction(|conn| {
         if !lock_game(conn, game_id)? {
             return Err(MessageError::NotFound);
         }
         let record = load_game(conn, game_id)?.ok_or(MessageError::NotFound)?;
-        if record.color_of(user_id).is_some() {
-            return Err(MessageError::PlayerKibitz);
-        }
-        if !record.game.is_public {
-            return Err(MessageError::PrivateGame);
-        }
-        insert(conn, now, &record, user_id, Kind::Kibitz, text)?;
+        may_write(&record)?;
+        insert(conn, now, &record, user_id, kind, text)?;
         load_game(conn, game_id)?.ok_or(MessageError::NotFound)
     })
 }
