@@ -59,40 +59,26 @@ pub fn write_pgn(headers: &PgnHeaders, game: &Game, comments: &[Option<String>])
     let mut out = String::new();
     let result = game.outcome().map_or("*", |o| o.result());
 
-    let mut tag = |name: &str, value: &str| {
-        out.push('[');
-        out.push_str(name);
-        out.push_str(" \"");
-        out.push_str(&escape_tag_value(value));
-        out.push_str("\"]\n");
-    };
-    tag("Event", &headers.event);
-    tag("Site", &headers.site);
-    tag("Date", &headers.date);
-    tag("Round", "-");
-    tag("White", &headers.white);
-    tag("Black", &headers.black);
-    tag("Result", result);
+    let mut tags = TagSection::new(&mut out);
+    tags.tag("Event", &headers.event);
+    tags.tag("Site", &headers.site);
+    tags.tag("Date", &headers.date);
+    tags.tag("Round", "-");
+    tags.tag("White", &headers.white);
+    tags.tag("Black", &headers.black);
+    tags.tag("Result", result);
     if game.variant() != Variant::Standard {
-        tag("Variant", game.variant().pgn_name());
+        tags.tag("Variant", game.variant().pgn_name());
     }
     if !game.is_standard_start() {
-        tag("SetUp", "1");
-        tag("FEN", &game.initial_fen());
+        tags.tag("SetUp", "1");
+        tags.tag("FEN", &game.initial_fen());
     }
     if let Some(termination) = &headers.termination {
-        tag("Termination", termination);
+        tags.tag("Termination", termination);
     }
-    for (name, value) in &headers.extra {
-        let name: String = name
-            .chars()
-            .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect();
-        if !name.is_empty() {
-            tag(&name, value);
-        }
-    }
-    out.push('\n');
+    tags.extra(&headers.extra);
+    tags.end();
 
     let mut tokens = movetext_tokens(game, comments);
     tokens.push(result.to_owned());
@@ -102,7 +88,45 @@ pub fn write_pgn(headers: &PgnHeaders, game: &Game, comments: &[Option<String>])
 }
 
 /// Escapes a tag value: `\` and `"` get a backslash; line breaks become spaces.
-pub(crate) fn escape_tag_value(value: &str) -> String {
+/// A PGN tag section being written into a string: one `[Name "value"]` line per tag, values
+/// escaped; [`TagSection::end`] closes it with the blank line before the movetext.
+pub(crate) struct TagSection<'a> {
+    out: &'a mut String,
+}
+
+impl<'a> TagSection<'a> {
+    pub(crate) fn new(out: &'a mut String) -> TagSection<'a> {
+        TagSection { out }
+    }
+
+    pub(crate) fn tag(&mut self, name: &str, value: &str) {
+        self.out.push('[');
+        self.out.push_str(name);
+        self.out.push_str(" \"");
+        self.out.push_str(&escape_tag_value(value));
+        self.out.push_str("\"]\n");
+    }
+
+    /// The caller's own tags, their names cut to letters, digits and `_` (a name with none of
+    /// those is left out).
+    pub(crate) fn extra(&mut self, extra: &[(String, String)]) {
+        for (name, value) in extra {
+            let name: String = name
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                self.tag(&name, value);
+            }
+        }
+    }
+
+    pub(crate) fn end(self) {
+        self.out.push('\n');
+    }
+}
+
+fn escape_tag_value(value: &str) -> String {
     let mut escaped = String::with_capacity(value.len());
     for ch in value.chars() {
         match ch {

@@ -1,7 +1,7 @@
 //! Writing a bughouse match as BPGN: four player tags, board-lettered move numbers, comments.
 
 use super::game::BughouseGame;
-use crate::pgn::{clean_comment, escape_tag_value, wrap};
+use crate::pgn::{TagSection, clean_comment, wrap};
 
 /// The tags of a BPGN export that the match itself does not know.
 ///
@@ -63,45 +63,31 @@ pub fn write_bpgn(
 ) -> String {
     let mut out = String::new();
     let result = game.outcome().map_or("*", |o| o.result());
-    let mut tag = |name: &str, value: &str| {
-        out.push('[');
-        out.push_str(name);
-        out.push_str(" \"");
-        out.push_str(&escape_tag_value(value));
-        out.push_str("\"]\n");
-    };
-    tag("Event", &headers.event);
-    tag("Site", &headers.site);
-    tag("Date", &headers.date);
-    tag("Round", "-");
-    tag("WhiteA", &headers.white_a);
-    tag("BlackA", &headers.black_a);
-    tag("WhiteB", &headers.white_b);
-    tag("BlackB", &headers.black_b);
-    tag("Result", result);
-    tag("Variant", "Bughouse");
+    let mut tags = TagSection::new(&mut out);
+    tags.tag("Event", &headers.event);
+    tags.tag("Site", &headers.site);
+    tags.tag("Date", &headers.date);
+    tags.tag("Round", "-");
+    tags.tag("WhiteA", &headers.white_a);
+    tags.tag("BlackA", &headers.black_a);
+    tags.tag("WhiteB", &headers.white_b);
+    tags.tag("BlackB", &headers.black_b);
+    tags.tag("Result", result);
+    tags.tag("Variant", "Bughouse");
     if !game.is_standard_start() {
-        tag("SetUp", "1");
+        tags.tag("SetUp", "1");
         let fens = format!(
             "{} | {}",
             game.initial_fen(super::Board::A),
             game.initial_fen(super::Board::B)
         );
-        tag("FEN", &fens);
+        tags.tag("FEN", &fens);
     }
     if let Some(termination) = &headers.termination {
-        tag("Termination", termination);
+        tags.tag("Termination", termination);
     }
-    for (name, value) in &headers.extra {
-        let name: String = name
-            .chars()
-            .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect();
-        if !name.is_empty() {
-            tag(&name, value);
-        }
-    }
-    out.push('\n');
+    tags.extra(&headers.extra);
+    tags.end();
 
     let mut tokens = Vec::new();
     for (ply, played) in game.moves().iter().enumerate() {

@@ -8,7 +8,7 @@ use super::error::RestoreError;
 use super::game::{MinesweeperGame, validate_bombs};
 use super::options::{MinesweeperOptions, Placement};
 use super::view::{Count, FullRecord, PublicView};
-use crate::pgn::{PgnHeaders, clean_comment, escape_tag_value, wrap};
+use crate::pgn::{PgnHeaders, TagSection, clean_comment, wrap};
 
 /// The value of the PGN `Variant` tag.
 pub const PGN_VARIANT: &str = "Minesweeper";
@@ -245,20 +245,18 @@ fn write(
 ) -> String {
     let mut out = String::new();
     let result = public.outcome.map_or("*", |o| o.result());
-    let mut tag = |name: &str, value: &str| {
-        out.push_str(&format!("[{name} \"{}\"]\n", escape_tag_value(value)));
-    };
-    tag("Event", &headers.event);
-    tag("Site", &headers.site);
-    tag("Date", &headers.date);
-    tag("Round", "-");
-    tag("White", &headers.white);
-    tag("Black", &headers.black);
-    tag("Result", result);
-    tag("Variant", PGN_VARIANT);
-    tag("MinesweeperOptions", &public.options.as_str());
+    let mut tags = TagSection::new(&mut out);
+    tags.tag("Event", &headers.event);
+    tags.tag("Site", &headers.site);
+    tags.tag("Date", &headers.date);
+    tags.tag("Round", "-");
+    tags.tag("White", &headers.white);
+    tags.tag("Black", &headers.black);
+    tags.tag("Result", result);
+    tags.tag("Variant", PGN_VARIANT);
+    tags.tag("MinesweeperOptions", &public.options.as_str());
     if let Some(termination) = &headers.termination {
-        tag("Termination", termination);
+        tags.tag("Termination", termination);
     }
     if let Some(full) = full {
         let list = |owner: Option<Color>| {
@@ -270,22 +268,14 @@ fn write(
                 .join(" ")
         };
         if public.options.placement == Placement::Neutral {
-            tag("NeutralBombs", &list(None));
+            tags.tag("NeutralBombs", &list(None));
         } else {
-            tag("WhiteBombs", &list(Some(Color::White)));
-            tag("BlackBombs", &list(Some(Color::Black)));
+            tags.tag("WhiteBombs", &list(Some(Color::White)));
+            tags.tag("BlackBombs", &list(Some(Color::Black)));
         }
     }
-    for (name, value) in &headers.extra {
-        let name: String = name
-            .chars()
-            .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect();
-        if !name.is_empty() {
-            tag(&name, value);
-        }
-    }
-    out.push('\n');
+    tags.extra(&headers.extra);
+    tags.end();
 
     let mut tokens = Vec::new();
     let mut renumber = true;
