@@ -23,16 +23,7 @@ on_both_databases_at_t0!(
 );
 
 fn challenge(app: &TestApp, white: &str, black: &str, body: serde_json::Value) -> i64 {
-    let r = app.post("/api/v1/challenges", Some(white), body);
-    assert_eq!(r.status, 201, "{}", r.body);
-    let id = r.body["id"].as_i64().unwrap();
-    let r = app.post(
-        &format!("/api/v1/challenges/{id}/accept"),
-        Some(black),
-        json!({}),
-    );
-    assert_eq!(r.status, 201, "{}", r.body);
-    r.body["game_id"].as_i64().unwrap()
+    app.game_from(white, black, body)
 }
 
 fn clock_of(app: &TestApp, g: i64, color: &str) -> Option<i64> {

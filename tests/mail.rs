@@ -1315,20 +1315,11 @@ fn booked_leave_mails_each_opponent_once_with_the_games_they_share(env: &mut Env
 
 /// A challenge of `white` accepted by `black` with this many days per move.
 fn game_with_days(env: &Env, white: &str, black: &str, days: i64) -> i64 {
-    let r = env.app.post(
-        "/api/v1/challenges",
-        Some(white),
+    env.app.game_from(
+        white,
+        black,
         json!({"variant": "standard", "color": "white", "days_per_move": days, "opponent": null}),
-    );
-    assert_eq!(r.status, 201, "{}", r.body);
-    let id = r.body["id"].as_i64().unwrap();
-    let r = env.app.post(
-        &format!("/api/v1/challenges/{id}/accept"),
-        Some(black),
-        json!({}),
-    );
-    assert_eq!(r.status, 201, "{}", r.body);
-    r.body["game_id"].as_i64().unwrap()
+    )
 }
 
 fn the_daily_digest_lists_games_awaiting_the_move_most_urgent_first(env: &mut Env) {

@@ -44,20 +44,11 @@ fn log_in(app: &TestApp, name: &str) -> Browser {
 
 /// A standard game, `white` (a token) against `black`; `private` as the challenge chose.
 fn new_game(app: &TestApp, white: &str, black: &str, private: bool) -> i64 {
-    let r = app.post(
-        "/api/v1/challenges",
-        Some(white),
+    app.game_from(
+        white,
+        black,
         json!({"variant": "standard", "color": "white", "days_per_move": 3, "private": private}),
-    );
-    assert_eq!(r.status, 201, "{}", r.body);
-    let id = r.body["id"].as_i64().unwrap();
-    let r = app.post(
-        &format!("/api/v1/challenges/{id}/accept"),
-        Some(black),
-        json!({}),
-    );
-    assert_eq!(r.status, 201, "{}", r.body);
-    r.body["game_id"].as_i64().unwrap()
+    )
 }
 
 fn action(app: &TestApp, g: i64, token: Option<&str>, body: Value) -> Reply {

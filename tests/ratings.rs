@@ -22,20 +22,11 @@ on_both_databases_at_t0!(
 
 /// A game from a challenge `white` makes and `black` accepts; `rated` as given.
 fn game(app: &TestApp, variant: &str, white: &str, black: &str, rated: bool) -> i64 {
-    let r = app.post(
-        "/api/v1/challenges",
-        Some(white),
+    app.game_from(
+        white,
+        black,
         json!({"variant": variant, "color": "white", "days_per_move": 3, "rated": rated}),
-    );
-    assert_eq!(r.status, 201, "{}", r.body);
-    let id = r.body["id"].as_i64().unwrap();
-    let r = app.post(
-        &format!("/api/v1/challenges/{id}/accept"),
-        Some(black),
-        json!({}),
-    );
-    assert_eq!(r.status, 201, "{}", r.body);
-    r.body["game_id"].as_i64().unwrap()
+    )
 }
 
 fn profile(app: &TestApp, name: &str) -> Value {

@@ -55,20 +55,11 @@ struct Fixture<'a> {
 }
 
 fn game(app: &TestApp, white: &str, black: &str, variant: &str, days: i32, rated: bool) -> i64 {
-    let r = app.post(
-        "/api/v1/challenges",
-        Some(white),
+    app.game_from(
+        white,
+        black,
         json!({"variant": variant, "color": "white", "days_per_move": days, "rated": rated}),
-    );
-    assert_eq!(r.status, 201, "{}", r.body);
-    let id = r.body["id"].as_i64().unwrap();
-    let r = app.post(
-        &format!("/api/v1/challenges/{id}/accept"),
-        Some(black),
-        json!({}),
-    );
-    assert_eq!(r.status, 201, "{}", r.body);
-    r.body["game_id"].as_i64().unwrap()
+    )
 }
 
 fn action(app: &TestApp, game: i64, token: &str, action: &str, ply: i64) {

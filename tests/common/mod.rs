@@ -231,11 +231,17 @@ impl TestApp {
 
     /// Starts a game of `variant` with `white` against `black`; returns its id.
     pub fn game(&self, variant: &str, white: &str, black: &str) -> i64 {
-        let r = self.post(
-            "/api/v1/challenges",
-            Some(white),
+        self.game_from(
+            white,
+            black,
             json!({"variant": variant, "color": "white", "days_per_move": 3, "opponent": null}),
-        );
+        )
+    }
+
+    /// A game from the challenge `body` that `white` makes (its colour must be white) and
+    /// `black` accepts; both must succeed.
+    pub fn game_from(&self, white: &str, black: &str, body: Value) -> i64 {
+        let r = self.post("/api/v1/challenges", Some(white), body);
         assert_eq!(r.status, 201, "{}", r.body);
         let id = r.body["id"].as_i64().unwrap();
         let r = self.post(
