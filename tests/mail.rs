@@ -1482,6 +1482,25 @@ fn events_held_for_the_digest_go_at_once_when_the_kind_is_set_back(env: &mut Env
     env.advance(24 * 3600);
     env.pass();
     assert_eq!(env.sink.mails().len(), before + 2);
+
+    // A digest written while SMTP is down, then switched off before it could go: it never goes.
+    let g2 = env.app.game("atomic", &a, &b);
+    env.play(g2, &a, "e4", 0);
+    env.play(g2, &b, "e5", 1);
+    env.sink.stop();
+    env.advance(24 * 3600);
+    assert_eq!(env.pass().retrying.len(), 1, "SMTP is down: nothing goes");
+    set(json!({"your_turn": "immediate"}));
+    env.sink.start();
+    env.advance(3600);
+    let report = env.pass();
+    assert_eq!(report.cancelled.len(), 1, "{report:?}");
+    assert!(
+        !env.mails_since(before + 2)
+            .iter()
+            .any(|m| m.subject().starts_with("Slowfuse digest")),
+        "no digest after it was switched off"
+    );
 }
 
 /// The outbox rows of each status.

@@ -120,7 +120,9 @@ fn refusal(
         Kind::VerifyEmail if verified => Some("the address is already confirmed"),
         Kind::VerifyEmail => None,
         _ if !verified => Some("the address is not confirmed"),
-        Kind::Digest => None,
+        Kind::Digest => (!crate::usecases::email_settings::settings_of(conn, user.id)?
+            .uses_digest())
+        .then_some("no kind waits for the digest any more"),
         _ => match notify::mode_of(conn, user.id, kind)? {
             Mode::Immediate => None,
             Mode::Digest => Some("moved to the daily digest by the user"),
