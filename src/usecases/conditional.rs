@@ -127,6 +127,14 @@ pub fn follow_lines(
     game_id: i64,
 ) -> Result<(), PlayError> {
     for _ in 0..MAX_CHAIN {
+        // Most games hold no lines: one small query spares reading the whole game.
+        let lines_in_game: i64 = conditional_moves::table
+            .filter(conditional_moves::game_id.eq(game_id))
+            .count()
+            .get_result(conn)?;
+        if lines_in_game == 0 {
+            return Ok(());
+        }
         let record = load_game(conn, game_id)?.ok_or(PlayError::NotFound)?;
         if !record.is_started() || record.game.ply == 0 {
             return Ok(());
