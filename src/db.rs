@@ -106,6 +106,59 @@ macro_rules! on_backend {
     };
 }
 
+/// Runs `f` in a transaction that writes. On SQLite the writers of this process first queue on
+/// one mutex, so that they wait for each other by being woken, not in the busy handler, whose
+/// sleeps grow to 100 ms and made the tail of concurrent moves (see docs/benchmarks.md). A
+/// transaction within one (a savepoint) does not queue again. PostgreSQL, with row locks and
+/// several instances, needs none of this.
+pub fn write_transaction<T, E>(
+    conn: &mut DbConnection,
+    f: impl FnOnce(&mut DbConnection) -> Result<T, E>,
+) -> Result<T, E>
+where
+    E: From<diesel::result::Error>,
+{
+    let _turn = match conn {
+        DbConnection::Sqlite(_) => Some(SqliteWriterTurn::take()),
+        DbConnection::Pg(_) => None,
+    };
+    conn.transaction(f)
+}
+
+/// The SQLite writers' queue of this process (one for every database file: writers of two
+/// files, as in the tests, merely wait for each other a little).
+static SQLITE_WRITERS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+thread_local! {
+    /// How deep this thread is in write transactions (the mutex is taken at depth 0 only).
+    static WRITE_DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// This thread's turn to write on SQLite, for as long as it is held.
+struct SqliteWriterTurn {
+    _guard: Option<std::sync::MutexGuard<'static, ()>>,
+}
+
+impl SqliteWriterTurn {
+    fn take() -> SqliteWriterTurn {
+        let depth = WRITE_DEPTH.with(|d| {
+            let depth = d.get();
+            d.set(depth + 1);
+            depth
+        });
+        // A writer that panicked leaves nothing half-written behind (its transaction rolled
+        // back), so a poisoned queue is still a queue.
+        let guard = (depth == 0).then(|| SQLITE_WRITERS.lock().unwrap_or_else(|e| e.into_inner()));
+        SqliteWriterTurn { _guard: guard }
+    }
+}
+
+impl Drop for SqliteWriterTurn {
+    fn drop(&mut self) {
+        WRITE_DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
+    }
+}
+
 /// Takes the write lock on one game for the rest of the transaction: on PostgreSQL a row
 /// lock, on SQLite the database write lock. Returns false when the game does not exist.
 /// Every use case that changes a game calls this first, so changes to one game are serial.

@@ -126,7 +126,7 @@ pub fn sign_up(
     check_password(password, username)?;
     let key = username.to_lowercase();
     let hash = hash_password(password);
-    conn.transaction(|conn| {
+    crate::db::write_transaction(conn, |conn| {
         let new = NewUser {
             username,
             username_key: &key,

@@ -158,7 +158,7 @@ pub fn create_challenge(
         created_at: now,
         updated_at: now,
     };
-    Ok(conn.transaction(|conn| {
+    Ok(crate::db::write_transaction(conn, |conn| {
         let challenge = crate::on_backend!(conn, |c| diesel::insert_into(challenges::table)
             .values(&new)
             .returning(Challenge::as_returning())
@@ -252,7 +252,7 @@ pub fn accept_challenge(
     acceptor_id: i64,
     link_token: Option<&str>,
 ) -> Result<i64, ChallengeError> {
-    conn.transaction(|conn| {
+    crate::db::write_transaction(conn, |conn| {
         // Claim the challenge first: this write also serialises concurrent acceptances.
         let claimed = diesel::update(
             challenges::table
@@ -359,7 +359,7 @@ pub fn cancel_challenge(
     challenge_id: i64,
     user_id: i64,
 ) -> Result<(), ChallengeError> {
-    conn.transaction(|conn| {
+    crate::db::write_transaction(conn, |conn| {
         let c = challenge_by_id(conn, challenge_id)?.ok_or(ChallengeError::NotFound)?;
         if c.creator_id != user_id {
             return Err(ChallengeError::NotYours);

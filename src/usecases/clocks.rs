@@ -189,7 +189,7 @@ pub fn expire_overdue_games(
         .load(conn)?;
     let mut done = Vec::new();
     for id in candidates {
-        let ended = conn.transaction(|conn| -> anyhow::Result<Option<Expiry>> {
+        let ended = crate::db::write_transaction(conn, |conn| -> anyhow::Result<Option<Expiry>> {
             if !lock_game(conn, id)? {
                 return Ok(None);
             }

@@ -58,7 +58,8 @@ pub fn queue_due_digests(conn: &mut DbConnection, now: NaiveDateTime) -> QueryRe
         if written > 0 {
             continue;
         }
-        if conn.transaction(|conn| queue_digest(conn, now, user_id, date, &key))? {
+        if crate::db::write_transaction(conn, |conn| queue_digest(conn, now, user_id, date, &key))?
+        {
             queued += 1;
         }
     }

@@ -29,7 +29,7 @@ pub fn resend_verification(
     now: NaiveDateTime,
     user_id: i64,
 ) -> Result<(), ResendError> {
-    conn.transaction(|conn| {
+    crate::db::write_transaction(conn, |conn| {
         let user =
             crate::usecases::accounts::user_by_id(conn, user_id)?.ok_or(ResendError::NoUser)?;
         if user.email_verified_at.is_some() {
@@ -193,7 +193,7 @@ pub fn set_kinds(
     {
         return Err(SettingsError::TimeZone(zone.chars().take(60).collect()));
     }
-    conn.transaction(|conn| -> QueryResult<()> {
+    crate::db::write_transaction(conn, |conn| -> QueryResult<()> {
         if let Some(hour) = digest_time.hour {
             diesel::update(users::table.find(user_id))
                 .set(users::digest_hour.eq(hour))

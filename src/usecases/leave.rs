@@ -123,7 +123,7 @@ pub fn book_leave(
     }
     let starts_at = start.and_time(Default::default());
     let ends_at = starts_at + Duration::days(days);
-    conn.transaction(|conn| {
+    crate::db::write_transaction(conn, |conn| {
         let existing = all_leaves(conn, user_id)?;
         if existing
             .iter()
@@ -171,7 +171,7 @@ pub fn cancel_leave(
     user_id: i64,
     leave_id: i64,
 ) -> Result<(), LeaveError> {
-    conn.transaction(|conn| {
+    crate::db::write_transaction(conn, |conn| {
         let deleted = diesel::delete(
             leaves::table
                 .filter(leaves::id.eq(leave_id))

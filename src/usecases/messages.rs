@@ -260,7 +260,7 @@ fn store(
     text: &str,
     may_write: impl Fn(&GameRecord) -> Result<(), MessageError>,
 ) -> Result<GameRecord, MessageError> {
-    conn.transaction(|conn| {
+    crate::db::write_transaction(conn, |conn| {
         if !lock_game(conn, game_id)? {
             return Err(MessageError::NotFound);
         }
@@ -322,7 +322,7 @@ pub fn save_note(
     text: &str,
 ) -> Result<Option<Note>, MessageError> {
     let text = checked(text, "note", max_chars, true)?;
-    conn.transaction(|conn| {
+    crate::db::write_transaction(conn, |conn| {
         // Two saves of one note run one after the other.
         if !lock_game(conn, game_id)? {
             return Err(MessageError::NotFound);

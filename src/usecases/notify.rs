@@ -518,7 +518,7 @@ pub fn low_time(
         // Thresholds crossed together (a worker that was down, a short time for the move)
         // give one mail: the earlier ones are recorded as cancelled so they never come.
         // One transaction, so no worker claims an earlier row before it is cancelled.
-        added += conn.transaction(|conn| -> QueryResult<usize> {
+        added += crate::db::write_transaction(conn, |conn| -> QueryResult<usize> {
             let mut added = 0;
             let last = crossed.len() - 1;
             for (i, (threshold, _)) in crossed.into_iter().enumerate() {

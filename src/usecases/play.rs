@@ -154,7 +154,7 @@ pub fn act(
             return Err(PlayError::MoveTooLong);
         }
     }
-    conn.transaction(|conn| {
+    crate::db::write_transaction(conn, |conn| {
         if !lock_game(conn, req.game_id)? {
             return Err(PlayError::NotFound);
         }

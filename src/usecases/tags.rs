@@ -100,7 +100,7 @@ pub fn add_tag(
     raw: &str,
 ) -> Result<Tagged, TagError> {
     let tag = check_tag(raw)?;
-    conn.transaction(|conn| {
+    crate::db::write_transaction(conn, |conn| {
         if !game_exists(conn, game_id)? {
             return Err(TagError::NoGame);
         }
@@ -142,7 +142,7 @@ pub fn remove_tag(
     raw: &str,
 ) -> Result<Vec<String>, TagError> {
     let tag = check_tag(raw)?;
-    conn.transaction(|conn| {
+    crate::db::write_transaction(conn, |conn| {
         if !game_exists(conn, game_id)? {
             return Err(TagError::NoGame);
         }
@@ -166,7 +166,7 @@ pub fn tags_of_game(
     user_id: i64,
     game_id: i64,
 ) -> Result<Vec<String>, TagError> {
-    conn.transaction(|conn| {
+    crate::db::write_transaction(conn, |conn| {
         if !game_exists(conn, game_id)? {
             return Err(TagError::NoGame);
         }
