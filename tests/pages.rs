@@ -67,6 +67,19 @@ fn two_players_play_atomic_to_an_explosion_in_the_browser(app: &TestApp) {
     let page = alice.get(&game);
     assert!(page.body.contains("alice to move"), "{}", page.body);
     assert!(page.body.contains(r#"data-piece="wN""#));
+    // The rules of the variant are on the page, folded: atomic's own, then the shared ones.
+    let info_at = page
+        .body
+        .find(r#"<details class="variant-info""#)
+        .expect("variant information");
+    let info = &page.body[info_at..];
+    assert!(info.contains("Variant information: Atomic"));
+    assert!(info.contains("<strong>Captures explode.</strong>"));
+    assert!(info.contains("Draws that must be claimed"));
+    assert!(
+        !info.contains("Orthodox chess under FIDE"),
+        "not another variant's rules"
+    );
     for (who, mv) in [
         (&alice, "Nf3"),
         (&bob, "Nf6"),

@@ -7,6 +7,7 @@ pub mod errors;
 pub mod export;
 pub mod pages;
 pub mod session;
+pub mod variant_info;
 
 use std::sync::Arc;
 

@@ -40,6 +40,8 @@ struct GamePage {
     layout: Layout,
     id: i64,
     variant: String,
+    /// The variant's rules as HTML, from `docs/variants.md` (our own text, not escaped).
+    variant_info: &'static str,
     white: String,
     black: String,
     board: BoardView,
@@ -273,16 +275,16 @@ fn build_page(
             format!("{} offers a draw.", record.name_of(color))
         })
     });
-    let variant = record
-        .game
-        .variant
-        .parse::<Variant>()
-        .map(|v| v.display_name().to_string())
-        .unwrap_or_else(|_| record.game.variant.clone());
+    let parsed = record.game.variant.parse::<Variant>().ok();
+    let variant = parsed.map_or_else(
+        || record.game.variant.clone(),
+        |v| v.display_name().to_string(),
+    );
     Ok(GamePage {
         layout: Layout::from_session(session),
         id: record.game.id,
         variant,
+        variant_info: parsed.map_or("", crate::web::variant_info::variant_info_html),
         white: record.name_of(Color::White).to_string(),
         black: record.name_of(Color::Black).to_string(),
         board: board_view(&game, view_ply, me.unwrap_or(Color::White)),
