@@ -106,6 +106,13 @@ fn two_players_play_atomic_to_an_explosion_in_the_browser(app: &TestApp) {
         "Nxf7",
         "<script>alert('boom')</script>",
     ));
+    // The blast took White's knight and Black's f7 pawn, f6 knight, f8 bishop and king.
+    assert!(
+        r.body
+            .contains("Material: White +4 (White has ♗ ♙ more, Black nothing)"),
+        "{}",
+        r.body
+    );
     assert!(
         r.body.contains("1-0 alice wins — King exploded"),
         "{}",

@@ -5,6 +5,7 @@ pub mod assets;
 pub mod board;
 pub mod errors;
 pub mod export;
+pub mod material;
 pub mod pages;
 pub mod session;
 pub mod variant_info;

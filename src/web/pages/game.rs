@@ -42,6 +42,8 @@ struct GamePage {
     variant: String,
     /// The variant's rules as HTML, from `docs/variants.md` (our own text, not escaped).
     variant_info: &'static str,
+    /// The material balance at the ply shown.
+    material: String,
     white: String,
     black: String,
     board: BoardView,
@@ -319,6 +321,9 @@ fn build_page(
         pockets: game
             .pockets_at(view_ply)
             .map(|p| (pocket_text(&p.white), pocket_text(&p.black))),
+        material: game.board_at(view_ply).map_or_else(String::new, |board| {
+            crate::web::material::material_line(&board, game.pockets_at(view_ply).as_ref())
+        }),
         my_conditional: None,
         leave_text: record
             .players
