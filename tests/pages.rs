@@ -506,6 +506,11 @@ fn public_pages_set_no_cookie_for_visitors() {
             "{path} sets a cookie for a visitor"
         );
     }
+    // A visitor sees no empty action bar; a game without moves says so.
+    let page = visitor.get(&format!("/games/{g}")).body;
+    assert!(!page.contains("action-bar"), "{page}");
+    assert!(page.contains("No moves yet."), "{page}");
+    assert!(!page.contains("class=\"movelist\""), "{page}");
     // The login form does need a session for its CSRF token.
     let res = visitor
         .client
