@@ -1,6 +1,6 @@
 //! The rules commands of the `slowfuse` binary (`perft`, `moves`, `replay`): pure, no settings or database.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 
 use clap::Args;
@@ -8,7 +8,7 @@ use serde::Serialize;
 use slowfuse_rules::bughouse::{BughouseEndReason, BughouseGame, Team, looks_like_bpgn, read_bpgn};
 use slowfuse_rules::{
     Color, EndReason, Game, PerftOptions, PgnGames, PgnReadOptions, Variant, legal_moves_from_fen,
-    perft_divide_from_fen, perft_from_fen_with,
+    perft_divide_from_fen, perft_from_fen_with_progress,
 };
 
 /// Exit code for bad input (unknown variant, malformed FEN, unreadable file),
@@ -128,7 +128,17 @@ pub fn perft(args: &PerftArgs) -> Result<(), RulesCliError> {
             threads: args.threads.unwrap_or(defaults.threads),
             hash_bytes: args.hash.saturating_mul(1 << 20),
         };
-        perft_from_fen_with(args.variant, &fen, args.depth, options)?
+        // A long count shows how far it is on a terminal; stdout keeps the count alone.
+        let show = std::io::stderr().is_terminal();
+        let progress = |done: usize, total: usize| {
+            if show {
+                eprint!("\r{done}/{total} first moves counted");
+                if done == total {
+                    eprint!("\r{}\r", " ".repeat(40));
+                }
+            }
+        };
+        perft_from_fen_with_progress(args.variant, &fen, args.depth, options, &progress)?
     };
     writeln!(out, "{total}")?;
     out.flush()?;

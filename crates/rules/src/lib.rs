@@ -47,7 +47,10 @@ pub use error::{ClaimError, GameOver, MoveError, ReplayError, SetupError};
 pub use fen::STANDARD_START_FEN;
 pub use game::{BoardArray, Game, PlayedMove, Pocket, Pockets, legal_moves_from_fen, square_index};
 pub use outcome::{EndReason, Outcome, UnknownEndReason};
-pub use perft::{PerftOptions, perft_divide_from_fen, perft_from_fen, perft_from_fen_with};
+pub use perft::{
+    PerftOptions, perft_divide_from_fen, perft_from_fen, perft_from_fen_with,
+    perft_from_fen_with_progress,
+};
 pub use pgn::{PgnHeaders, write_pgn};
 pub use pgn_read::{PgnComment, PgnError, PgnGame, PgnGames, PgnReadOptions, read_pgn};
 pub use shakmaty::{Color, Role};

@@ -84,6 +84,22 @@ pub fn perft_from_fen_with(
     depth: u32,
     options: PerftOptions,
 ) -> Result<u64, SetupError> {
+    perft_from_fen_with_progress(variant, fen, depth, options, &|_, _| {})
+}
+
+/// As [`perft_from_fen_with`], calling `progress(done, total)` each time the tree below one of
+/// the `total` first moves has been counted (only for the deep counts that use threads).
+///
+/// # Errors
+///
+/// [`SetupError`] when the FEN is malformed or the position otherwise illegal.
+pub fn perft_from_fen_with_progress(
+    variant: Variant,
+    fen: &str,
+    depth: u32,
+    options: PerftOptions,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<u64, SetupError> {
     let (pos, _) = parse_position_allowing_impossible_check(variant, fen)?;
     if depth < PLAIN_BELOW_DEPTH {
         return Ok(perft(&pos, depth));
@@ -99,6 +115,7 @@ pub fn perft_from_fen_with(
         })
         .collect();
     let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
     let threads = options.threads.clamp(1, children.len().max(1));
     let total = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
@@ -107,6 +124,7 @@ pub fn perft_from_fen_with(
                     let mut leaves = 0;
                     while let Some(child) = children.get(next.fetch_add(1, Ordering::Relaxed)) {
                         leaves += perft_counted(child, depth - 1, &table);
+                        progress(done.fetch_add(1, Ordering::Relaxed) + 1, children.len());
                     }
                     leaves
                 })
@@ -318,6 +336,23 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn progress_counts_every_first_move_once() {
+        let seen = std::sync::Mutex::new(Vec::new());
+        let options = PerftOptions {
+            threads: 2,
+            hash_bytes: 1 << 20,
+        };
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+        let count = perft_from_fen_with_progress(Variant::Standard, start, 5, options, &|d, t| {
+            seen.lock().unwrap().push((d, t));
+        });
+        assert_eq!(count, Ok(4_865_609));
+        let mut seen = seen.into_inner().unwrap();
+        seen.sort_unstable();
+        assert_eq!(seen, (1..=20).map(|d| (d, 20)).collect::<Vec<_>>());
     }
 
     #[test]
