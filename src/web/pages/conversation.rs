@@ -7,7 +7,7 @@ use actix_web::{HttpResponse, web};
 use serde::Deserialize;
 
 use super::game::{Typed, refuse};
-use super::{check_csrf, require_login, see_other};
+use super::{game_form_sender, see_other};
 use crate::usecases::games::GameRecord;
 use crate::usecases::messages::{self, MessageError};
 use crate::web::errors::{WebError, message_status};
@@ -136,12 +136,10 @@ pub async fn kibitz(
     path: web::Path<String>,
     form: web::Form<TextForm>,
 ) -> Result<HttpResponse, WebError> {
-    let id: i64 = path.parse().map_err(|_| WebError::NotFound)?;
-    let me = match require_login(&session, &format!("/games/{id}")) {
-        Ok(me) => me,
+    let (id, me) = match game_form_sender(&session, &path, &form.csrf_token)? {
+        Ok(sender) => sender,
         Err(redirect) => return Ok(*redirect),
     };
-    check_csrf(&session, &form.csrf_token)?;
     let text = form.into_inner().text;
     let (now, max) = (state.now(), state.settings.game.max_message_chars);
     let typed = Typed {
@@ -170,12 +168,10 @@ pub async fn save_notes(
     path: web::Path<String>,
     form: web::Form<TextForm>,
 ) -> Result<HttpResponse, WebError> {
-    let id: i64 = path.parse().map_err(|_| WebError::NotFound)?;
-    let me = match require_login(&session, &format!("/games/{id}")) {
-        Ok(me) => me,
+    let (id, me) = match game_form_sender(&session, &path, &form.csrf_token)? {
+        Ok(sender) => sender,
         Err(redirect) => return Ok(*redirect),
     };
-    check_csrf(&session, &form.csrf_token)?;
     let text = form.into_inner().text;
     let (now, max) = (state.now(), state.settings.game.max_message_chars);
     let typed = Typed {

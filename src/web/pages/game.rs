@@ -9,7 +9,7 @@ use slowfuse_rules::{Color, EndReason, Variant};
 
 use super::conversation::{TalkView, fill_note, remember_preference, talk_view};
 use super::home::{duration_text, time_left_text};
-use super::{check_csrf, render, require_login, see_other};
+use super::{game_form_sender, render, see_other};
 use crate::usecases::clocks::{seconds_left, time_control_of};
 use crate::usecases::games::{GameRecord, color_name, load_game};
 use crate::usecases::messages::{MessageError, readable_conversation};
@@ -402,12 +402,10 @@ pub async fn act(
     path: web::Path<String>,
     form: web::Form<ActionForm>,
 ) -> Result<HttpResponse, WebError> {
-    let id: i64 = path.parse().map_err(|_| WebError::NotFound)?;
-    let me = match require_login(&session, &format!("/games/{id}")) {
-        Ok(me) => me,
+    let (id, me) = match game_form_sender(&session, &path, &form.csrf_token)? {
+        Ok(sender) => sender,
         Err(redirect) => return Ok(*redirect),
     };
-    check_csrf(&session, &form.csrf_token)?;
     let form = form.into_inner();
     let typed = Typed {
         action: form.action.clone(),
@@ -505,12 +503,10 @@ pub async fn clear_conditional(
     path: web::Path<String>,
     form: web::Form<super::account::CsrfForm>,
 ) -> Result<HttpResponse, WebError> {
-    let id: i64 = path.parse().map_err(|_| WebError::NotFound)?;
-    let me = match require_login(&session, &format!("/games/{id}")) {
-        Ok(me) => me,
+    let (id, me) = match game_form_sender(&session, &path, form.csrf_token())? {
+        Ok(sender) => sender,
         Err(redirect) => return Ok(*redirect),
     };
-    check_csrf(&session, form.csrf_token())?;
     state
         .db(move |c| crate::usecases::conditional::clear_lines(c, id, me))
         .await??;

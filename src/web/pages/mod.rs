@@ -117,3 +117,20 @@ pub fn require_login(session: &Session, back: &str) -> Result<i64, Box<HttpRespo
         Box::new(see_other(&format!("/login?{next}")))
     })
 }
+
+/// Who sends a form about the game of a `/games/{id}…` path: the game id and the logged-in
+/// user, once the CSRF token is checked. A malformed id is 404; a visitor gets `Err` with the
+/// redirect to log in and come back to the game.
+pub fn game_form_sender(
+    session: &Session,
+    path: &str,
+    csrf: &str,
+) -> Result<Result<(i64, i64), Box<HttpResponse>>, WebError> {
+    let id: i64 = path.parse().map_err(|_| WebError::NotFound)?;
+    let me = match require_login(session, &format!("/games/{id}")) {
+        Ok(me) => me,
+        Err(redirect) => return Ok(Err(redirect)),
+    };
+    check_csrf(session, csrf)?;
+    Ok(Ok((id, me)))
+}

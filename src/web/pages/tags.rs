@@ -4,7 +4,7 @@ use actix_session::Session;
 use actix_web::{HttpResponse, web};
 use serde::Deserialize;
 
-use super::{check_csrf, require_login, see_other};
+use super::{game_form_sender, see_other};
 use crate::usecases::tags::{self, TagError};
 use crate::web::errors::{WebError, tag_status};
 use crate::web::{AppState, session};
@@ -78,12 +78,10 @@ async fn edit(
     form: web::Form<TagForm>,
     how: Edit,
 ) -> Result<HttpResponse, WebError> {
-    let id: i64 = path.parse().map_err(|_| WebError::NotFound)?;
-    let me = match require_login(&session, &format!("/games/{id}")) {
-        Ok(me) => me,
+    let (id, me) = match game_form_sender(&session, &path, &form.csrf_token)? {
+        Ok(sender) => sender,
         Err(redirect) => return Ok(*redirect),
     };
-    check_csrf(&session, &form.csrf_token)?;
     let typed = form.into_inner().tag;
     let raw = typed.clone();
     let now = state.now();
