@@ -26,6 +26,14 @@ fn challenge(app: &TestApp, white: &str, black: &str, body: serde_json::Value) -
     app.game_from(white, black, body)
 }
 
+/// Alice and Bob sign up and play the game of Alice's challenge `body` (she is White); their
+/// tokens and the game.
+fn alice_v_bob(app: &TestApp, body: serde_json::Value) -> (String, String, i64) {
+    let (a, b) = (app.user("alice"), app.user("bob"));
+    let g = challenge(app, &a, &b, body);
+    (a, b, g)
+}
+
 fn clock_of(app: &TestApp, g: i64, color: &str) -> Option<i64> {
     app.get(&format!("/api/v1/games/{g}"), None).body["clock"][color].as_i64()
 }
@@ -42,12 +50,8 @@ fn rfc(t: NaiveDateTime) -> String {
 }
 
 fn days_per_move_deadlines_start_after_blacks_first_move(app: &TestApp, clock: &FixedClock) {
-    let a = app.user("alice");
-    let b = app.user("bob");
-    let g = challenge(
+    let (a, b, g) = alice_v_bob(
         app,
-        &a,
-        &b,
         json!({"variant": "atomic", "color": "white", "days_per_move": 3}),
     );
     // Before any move: the allowance for the first move (an abort deadline).
@@ -72,12 +76,8 @@ fn days_per_move_deadlines_start_after_blacks_first_move(app: &TestApp, clock: &
 }
 
 fn fischer_bank_spends_and_earns_the_increment(app: &TestApp, clock: &FixedClock) {
-    let a = app.user("alice");
-    let b = app.user("bob");
-    let g = challenge(
+    let (a, b, g) = alice_v_bob(
         app,
-        &a,
-        &b,
         json!({"variant": "standard", "color": "white", "time_control": "fischer", "preset": "5+½≤15"}),
     );
     assert_eq!(clock_of(app, g, "white"), Some(5 * DAY));
@@ -170,12 +170,8 @@ fn overdue_game_is_flagged_once_by_two_concurrent_workers(app: &TestApp, clock: 
 }
 
 fn game_without_first_moves_is_aborted(app: &TestApp, clock: &FixedClock) {
-    let a = app.user("alice");
-    let b = app.user("bob");
-    let g = challenge(
+    let (a, _, g) = alice_v_bob(
         app,
-        &a,
-        &b,
         json!({"variant": "atomic", "color": "white", "days_per_move": 2}),
     );
     app.play(g, &a, "e4", 0);
@@ -189,12 +185,8 @@ fn game_without_first_moves_is_aborted(app: &TestApp, clock: &FixedClock) {
 }
 
 fn opponent_claims_the_win_when_automatic_flagging_is_off(app: &TestApp, clock: &FixedClock) {
-    let a = app.user("alice");
-    let b = app.user("bob");
-    let g = challenge(
+    let (a, b, g) = alice_v_bob(
         app,
-        &a,
-        &b,
         json!({"variant": "standard", "color": "white", "days_per_move": 1, "auto_flag": false}),
     );
     app.play_all(g, &a, &b, &["e4", "e5", "Nf3"]);
@@ -327,12 +319,8 @@ fn book(app: &TestApp, token: &str, start: &str, days: i64) -> common::Reply {
 }
 
 fn leave_freezes_the_clock_and_the_opponent_sees_it(app: &TestApp, clock: &FixedClock) {
-    let a = app.user("alice");
-    let b = app.user("bob");
-    let g = challenge(
+    let (a, b, g) = alice_v_bob(
         app,
-        &a,
-        &b,
         json!({"variant": "atomic", "color": "white", "days_per_move": 3}),
     );
     app.play_all(g, &a, &b, &["e4", "e5"]);
@@ -444,12 +432,8 @@ fn leave_is_limited_by_the_yearly_allowance(app: &TestApp, clock: &FixedClock) {
 }
 
 fn giving_time_extends_the_opponents_deadline(app: &TestApp, clock: &FixedClock) {
-    let a = app.user("alice");
-    let b = app.user("bob");
-    let g = challenge(
+    let (a, b, g) = alice_v_bob(
         app,
-        &a,
-        &b,
         json!({"variant": "standard", "color": "white", "days_per_move": 2}),
     );
     app.play_all(g, &a, &b, &["e4", "e5", "Nf3"]);
