@@ -15,7 +15,7 @@ use crate::models::{OutboxRow, User};
 use crate::usecases::accounts::user_by_id;
 use crate::usecases::challenges::challenge_by_id;
 use crate::usecases::clocks::from_columns;
-use crate::usecases::digest::time_zone;
+use crate::usecases::email_settings::time_zone;
 use crate::usecases::games::{GameRecord, load_game, parse_color};
 use crate::usecases::notify::{self, Kind, Mode, VERIFY_LINK_DAYS};
 

@@ -10,14 +10,9 @@ use serde_json::json;
 
 use crate::db::DbConnection;
 use crate::schema::{email_preferences, outbox, users};
+use crate::usecases::email_settings::time_zone;
 use crate::usecases::games::my_queue;
 use crate::usecases::notify::{Kind, Mode, queue, status};
-
-/// A user's time zone: the stored IANA name, or UTC when it is not one (never expected: the
-/// settings accept known names only).
-pub fn time_zone(name: &str) -> Tz {
-    name.parse().unwrap_or(Tz::UTC)
-}
 
 /// The local date whose digest is due at `now` for a user in `tz` with this digest hour, or
 /// none before that hour. A worker that was down at the hour sends the digest later the

@@ -94,13 +94,8 @@ pub fn settings_of(conn: &mut DbConnection, user_id: i64) -> QueryResult<MailSet
     let kinds = Kind::OPTIONAL
         .into_iter()
         .map(|k| {
-            let mode = chosen
-                .iter()
-                .find(|(kind, _)| kind == k.as_str())
-                .and_then(|(_, mode)| Mode::parse(mode))
-                .filter(|m| *m != Mode::Digest || k.may_wait_for_digest())
-                .unwrap_or(Mode::Immediate);
-            (k, mode)
+            let stored = chosen.iter().find(|(kind, _)| kind == k.as_str());
+            (k, Mode::of_kind(k, stored.map(|(_, mode)| mode.as_str())))
         })
         .collect();
     Ok(MailSettingsView {
@@ -148,6 +143,12 @@ impl MailSettingsView {
 /// Every time zone the settings offer (the IANA names).
 pub fn time_zone_names() -> impl Iterator<Item = &'static str> {
     chrono_tz::TZ_VARIANTS.iter().map(|tz| tz.name())
+}
+
+/// A user's time zone: the stored IANA name, or UTC when it is not one (never expected:
+/// [`set_kinds`] stores known names only).
+pub fn time_zone(name: &str) -> chrono_tz::Tz {
+    name.parse().unwrap_or(chrono_tz::Tz::UTC)
 }
 
 /// Why a change of mail settings was refused; nothing was changed.

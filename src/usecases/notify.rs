@@ -120,6 +120,16 @@ impl Mode {
         Mode::ALL.into_iter().find(|m| m.as_str() == name)
     }
 
+    /// The mode a kind is sent in, from the stored choice: at once when none was made (or it
+    /// cannot be read), and at once for a kind that cannot wait for the digest.
+    pub fn of_kind(kind: Kind, stored: Option<&str>) -> Mode {
+        match stored.and_then(Mode::parse) {
+            Some(Mode::Digest) if !kind.may_wait_for_digest() => Mode::Immediate,
+            Some(mode) => mode,
+            None => Mode::Immediate,
+        }
+    }
+
     /// Words for the settings page.
     pub fn label(self) -> &'static str {
         match self {
@@ -240,11 +250,7 @@ pub fn mode_of(conn: &mut DbConnection, user_id: i64, kind: Kind) -> QueryResult
         .select(email_preferences::mode)
         .first(conn)
         .optional()?;
-    Ok(match chosen.as_deref().and_then(Mode::parse) {
-        Some(Mode::Digest) if !kind.may_wait_for_digest() => Mode::Immediate,
-        Some(mode) => mode,
-        None => Mode::Immediate,
-    })
+    Ok(Mode::of_kind(kind, chosen.as_deref()))
 }
 
 /// Cancels the game's waiting mails of these kinds (a later event made them stale).
@@ -343,20 +349,7 @@ pub fn draw_offered(
     record: &GameRecord,
     offerer: Color,
 ) -> QueryResult<()> {
-    let Some(opponent) = record.player(!offerer) else {
-        return Ok(());
-    };
-    let (game_id, ply, user_id) = (record.game.id, record.game.ply, opponent.user_id);
-    let key = format!("draw_offered:{game_id}:{ply}:{user_id}");
-    let payload = json!({ "ply": ply, "offerer": color_name(offerer) });
-    notify(
-        conn,
-        now,
-        (Kind::DrawOffered, user_id, Some(game_id)),
-        &key,
-        payload,
-    )?;
-    Ok(())
+    draw_event(conn, now, Kind::DrawOffered, record, ("offerer", offerer))
 }
 
 /// `decliner` declined the standing draw offer: the player who offered it gets a mail (with
@@ -373,19 +366,32 @@ pub fn draw_declined(
         &[Kind::DrawOffered],
         "the draw offer was declined",
     )?;
-    let Some(offerer) = record.player(!decliner) else {
-        return Ok(());
-    };
-    let (game_id, ply, user_id) = (record.game.id, record.game.ply, offerer.user_id);
-    let key = format!("draw_declined:{game_id}:{ply}:{user_id}");
-    let payload = json!({ "ply": ply, "decliner": color_name(decliner) });
-    notify(
+    draw_event(
         conn,
         now,
-        (Kind::DrawDeclined, user_id, Some(game_id)),
-        &key,
-        payload,
-    )?;
+        Kind::DrawDeclined,
+        record,
+        ("decliner", decliner),
+    )
+}
+
+/// A draw offer or its refusal by the player of colour `actor`, for the other player: key
+/// `{kind}:{game}:{ply}:{recipient}`, payload the ply and the actor's colour under `role`.
+fn draw_event(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    kind: Kind,
+    record: &GameRecord,
+    (role, actor): (&str, Color),
+) -> QueryResult<()> {
+    let Some(recipient) = record.player(!actor) else {
+        return Ok(());
+    };
+    let (game_id, ply, user_id) = (record.game.id, record.game.ply, recipient.user_id);
+    let key = format!("{}:{game_id}:{ply}:{user_id}", kind.as_str());
+    let mut payload = json!({ "ply": ply });
+    payload[role] = json!(color_name(actor));
+    notify(conn, now, (kind, user_id, Some(game_id)), &key, payload)?;
     Ok(())
 }
 

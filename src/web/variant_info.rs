@@ -48,11 +48,7 @@ fn sections(markdown: &str) -> Vec<(&str, String)> {
         if let Some(heading) = line.strip_prefix("## ") {
             out.push((heading.trim(), String::new()));
         } else if let Some((_, body)) = out.last_mut() {
-            // Subsections of a variant stay below its own heading level on the page.
-            let line = line
-                .strip_prefix("### ")
-                .map_or_else(|| line.to_string(), |sub| format!("#### {sub}"));
-            body.push_str(&line);
+            body.push_str(line);
             body.push('\n');
         }
     }

@@ -60,13 +60,7 @@ pub fn write_pgn(headers: &PgnHeaders, game: &Game, comments: &[Option<String>])
     let result = game.outcome().map_or("*", |o| o.result());
 
     let mut tags = TagSection::new(&mut out);
-    tags.tag("Event", &headers.event);
-    tags.tag("Site", &headers.site);
-    tags.tag("Date", &headers.date);
-    tags.tag("Round", "-");
-    tags.tag("White", &headers.white);
-    tags.tag("Black", &headers.black);
-    tags.tag("Result", result);
+    tags.roster(headers, result);
     if game.variant() != Variant::Standard {
         tags.tag("Variant", game.variant().pgn_name());
     }
@@ -105,6 +99,22 @@ impl<'a> TagSection<'a> {
         self.out.push_str(" \"");
         self.out.push_str(&escape_tag_value(value));
         self.out.push_str("\"]\n");
+    }
+
+    /// The seven-tag roster of a two-player game (`Round` is always `-`).
+    pub(crate) fn roster(&mut self, headers: &PgnHeaders, result: &str) {
+        self.event(&headers.event, &headers.site, &headers.date);
+        self.tag("White", &headers.white);
+        self.tag("Black", &headers.black);
+        self.tag("Result", result);
+    }
+
+    /// `Event`, `Site`, `Date` and `Round` (always `-`: correspondence games have none).
+    pub(crate) fn event(&mut self, event: &str, site: &str, date: &str) {
+        self.tag("Event", event);
+        self.tag("Site", site);
+        self.tag("Date", date);
+        self.tag("Round", "-");
     }
 
     /// The caller's own tags, their names cut to letters, digits and `_` (a name with none of

@@ -8,6 +8,7 @@ use serde::Deserialize;
 
 use super::{check_csrf, render, require_login, see_other};
 use crate::usecases::accounts::{self, LoginError, SignUpError};
+use crate::usecases::email_settings;
 use crate::usecases::leave::{self, LeaveSummary};
 use crate::web::api::client_address;
 use crate::web::errors::WebError;
@@ -39,7 +40,7 @@ struct AccountPage {
     leave: LeaveSummary,
     leave_error: Option<String>,
     today: String,
-    mail: crate::usecases::email_settings::MailSettingsView,
+    mail: email_settings::MailSettingsView,
     time_zones: Vec<&'static str>,
 }
 
@@ -88,16 +89,17 @@ pub async fn signup(
     {
         Ok(user) => {
             // A zone the browser named but we do not know is left at UTC, not refused.
-            let zone = form.time_zone.trim().to_string();
-            if zone.parse::<chrono_tz::Tz>().is_ok() {
-                let id = user.id;
-                let time = crate::usecases::email_settings::DigestTime {
-                    hour: None,
-                    time_zone: Some(zone),
-                };
-                state
-                    .db(move |c| crate::usecases::email_settings::set_kinds(c, now, id, &[], &time))
-                    .await??;
+            let id = user.id;
+            let time = email_settings::DigestTime {
+                hour: None,
+                time_zone: Some(form.time_zone.trim().to_string()),
+            };
+            match state
+                .db(move |c| email_settings::set_kinds(c, now, id, &[], &time))
+                .await?
+            {
+                Ok(()) | Err(email_settings::SettingsError::TimeZone(_)) => {}
+                Err(e) => return Err(e.into()),
             }
             session::log_in(&session, user.id, &user.username);
             session::flash(&session, "info", format!("Welcome, {}!", user.username));
@@ -218,7 +220,7 @@ async fn account_page_for(
         .db(move |c| leave::leave_summary(c, now, allowance, user_id))
         .await??;
     let mail = state
-        .db(move |c| crate::usecases::email_settings::settings_of(c, user_id))
+        .db(move |c| email_settings::settings_of(c, user_id))
         .await??;
     let page = AccountPage {
         layout: Layout::from_session(session),
@@ -227,7 +229,7 @@ async fn account_page_for(
         leave_error,
         today: now.date().format("%Y-%m-%d").to_string(),
         mail,
-        time_zones: crate::usecases::email_settings::time_zone_names().collect(),
+        time_zones: email_settings::time_zone_names().collect(),
     };
     render(status, &page)
 }

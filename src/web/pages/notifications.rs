@@ -12,7 +12,7 @@ use serde::Deserialize;
 use super::{check_csrf, render, require_login, see_other};
 use crate::mail::Signer;
 use crate::usecases::accounts::user_by_id;
-use crate::usecases::email_settings::{self, DigestTime, ResendError};
+use crate::usecases::email_settings::{self, DigestTime, ResendError, SettingsError};
 use crate::usecases::notify::{Kind, Mode};
 use crate::web::errors::WebError;
 use crate::web::{AppState, Layout, session};
@@ -169,9 +169,11 @@ pub async fn save_settings(
     }
     let hour = match form.get("digest_hour") {
         None => None,
-        Some(h) => Some(h.trim().parse::<i32>().map_err(|_| {
-            WebError::BadRequest("the digest hour must be a whole hour from 0 to 23".to_string())
-        })?),
+        Some(h) => Some(
+            h.trim()
+                .parse::<i32>()
+                .map_err(|_| WebError::from(SettingsError::Hour))?,
+        ),
     };
     let digest_time = DigestTime {
         hour,

@@ -64,10 +64,7 @@ pub fn write_bpgn(
     let mut out = String::new();
     let result = game.outcome().map_or("*", |o| o.result());
     let mut tags = TagSection::new(&mut out);
-    tags.tag("Event", &headers.event);
-    tags.tag("Site", &headers.site);
-    tags.tag("Date", &headers.date);
-    tags.tag("Round", "-");
+    tags.event(&headers.event, &headers.site, &headers.date);
     tags.tag("WhiteA", &headers.white_a);
     tags.tag("BlackA", &headers.black_a);
     tags.tag("WhiteB", &headers.white_b);

@@ -246,13 +246,7 @@ fn write(
     let mut out = String::new();
     let result = public.outcome.map_or("*", |o| o.result());
     let mut tags = TagSection::new(&mut out);
-    tags.tag("Event", &headers.event);
-    tags.tag("Site", &headers.site);
-    tags.tag("Date", &headers.date);
-    tags.tag("Round", "-");
-    tags.tag("White", &headers.white);
-    tags.tag("Black", &headers.black);
-    tags.tag("Result", result);
+    tags.roster(headers, result);
     tags.tag("Variant", PGN_VARIANT);
     tags.tag("MinesweeperOptions", &public.options.as_str());
     if let Some(termination) = &headers.termination {
