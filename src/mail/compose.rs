@@ -11,12 +11,12 @@ use super::messages::*;
 use super::tokens::Signer;
 use crate::config::Settings;
 use crate::db::DbConnection;
+use crate::game::clock::from_columns;
+use crate::game::{GameRecord, load_game, parse_color};
 use crate::models::{OutboxRow, User};
 use crate::usecases::accounts::user_by_id;
 use crate::usecases::challenges::challenge_by_id;
-use crate::usecases::clocks::from_columns;
 use crate::usecases::email_settings::time_zone;
-use crate::usecases::games::{GameRecord, load_game, parse_color};
 use crate::usecases::notify::{self, Kind, Mode, VERIFY_LINK_DAYS};
 
 /// What the composer needs besides the database.
@@ -260,8 +260,13 @@ pub(super) fn local_words(t: NaiveDateTime, user: &User) -> String {
 
 /// The recipient's colour and opponent's name in a game they play.
 fn sides(record: &GameRecord, user: &User) -> Option<(Color, String)> {
-    let color = record.color_of(user.id)?;
-    Some((color, record.name_of(!color).to_string()))
+    let color = record.seat_of(user.id)?.color;
+    Some((
+        color,
+        record
+            .name_of(crate::game::Seat::first_board(!color))
+            .to_string(),
+    ))
 }
 
 fn last_move(record: &GameRecord) -> Option<String> {
@@ -339,7 +344,13 @@ fn draw_offered(
     if record.game.draw_offer.as_deref().and_then(parse_color) != Some(offerer) {
         return None;
     }
-    let message = comment_at(record, record.player(offerer)?.user_id, ply);
+    let message = comment_at(
+        record,
+        record
+            .player(crate::game::Seat::first_board(offerer))?
+            .user_id,
+        ply,
+    );
     Some(DrawOfferedEmail {
         name: user.username.clone(),
         opponent,
@@ -382,7 +393,13 @@ fn draw_declined(
     if decliner == color || !record.is_started() {
         return None;
     }
-    let message = comment_at(record, record.player(decliner)?.user_id, ply);
+    let message = comment_at(
+        record,
+        record
+            .player(crate::game::Seat::first_board(decliner))?
+            .user_id,
+        ply,
+    );
     Some(DrawDeclinedEmail {
         name: user.username.clone(),
         opponent,
@@ -407,7 +424,7 @@ fn challenge_accepted(ctx: &Context, user: &User, record: &GameRecord) -> Challe
         game_id: record.game.id,
         game_url: game_url(ctx, record),
         variant: variant_name(&record.game.variant),
-        your_color: crate::usecases::games::color_name(color).to_string(),
+        your_color: crate::game::color_name(color).to_string(),
         your_move: record.is_started() && record.turn() == color,
         footer: ctx.footer(
             user.id,
@@ -488,10 +505,10 @@ fn opponent_on_leave(
         let Some(record) = load_game(conn, id)? else {
             continue;
         };
-        let Some(color) = record.color_of(user.id) else {
+        let Some(color) = record.seat_of(user.id).map(|s| s.color) else {
             continue;
         };
-        if !record.is_started() || record.color_of(player.id).is_none() {
+        if !record.is_started() || record.seat_of(player.id).is_none() {
             continue;
         }
         games.push(LeaveGame {

@@ -5,12 +5,11 @@ use diesel::prelude::*;
 use slowfuse_rules::Variant;
 
 use crate::db::DbConnection;
+use crate::game::clock::{deadline, from_columns, to_columns};
 use crate::models::{Challenge, NewChallenge, NewGame, NewGamePlayer};
 use crate::schema::{challenges, game_players, games, users};
 use crate::usecases::accounts::user_by_name;
-use crate::usecases::clocks::{
-    TimeControlError, TimeControlRequest, deadline, from_columns, to_columns,
-};
+use crate::usecases::clocks::{TimeControlError, TimeControlRequest};
 
 /// The variants a challenge may ask for: those the game page fully supports.
 pub const OFFERED_VARIANTS: &[Variant] = &[
@@ -309,7 +308,7 @@ pub fn accept_challenge(
             c.cap_seconds,
         );
         let bank = tc.initial_bank();
-        let white_leave = crate::usecases::leave::leave_periods(conn, white)?;
+        let white_leave = crate::game::clock::leave_periods(conn, white)?;
         let new_game = NewGame {
             variant: variant.as_str(),
             initial_fen: &fen,

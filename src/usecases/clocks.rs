@@ -6,9 +6,11 @@ use diesel::prelude::*;
 use slowfuse_rules::{DAY_SECONDS, FISCHER_PRESETS, TimeControl};
 
 use crate::db::{DbConnection, lock_game};
-use crate::models::Game;
+use crate::game::clock::time_control_of;
+use crate::game::store::write_abort;
+use crate::game::{GameRecord, GameStatus, Seat, load_game};
 use crate::schema::games;
-use crate::usecases::games::load_game;
+use crate::usecases::finish::finish_game;
 
 /// Days per move a challenge may ask for.
 pub const DAYS_PER_MOVE: &[i32] = &[1, 2, 3, 5, 7, 10, 14];
@@ -90,79 +92,6 @@ impl TimeControlRequest {
     }
 }
 
-/// The columns that store a time control: kind, days per move, initial, increment, cap.
-pub type TimeColumns = (
-    &'static str,
-    Option<i32>,
-    Option<i32>,
-    Option<i32>,
-    Option<i32>,
-);
-
-/// Splits a time control into its stored columns.
-pub fn to_columns(tc: TimeControl) -> TimeColumns {
-    let secs = |s: i64| i32::try_from(s).ok();
-    match tc {
-        TimeControl::PerMove { seconds } => ("days", secs(seconds / DAY_SECONDS), None, None, None),
-        TimeControl::Fischer {
-            initial,
-            increment,
-            cap,
-        } => ("fischer", None, secs(initial), secs(increment), secs(cap)),
-        TimeControl::Unlimited => ("none", None, None, None, None),
-    }
-}
-
-/// Reads a stored time control back.
-pub fn from_columns(
-    kind: &str,
-    days: Option<i32>,
-    initial: Option<i32>,
-    increment: Option<i32>,
-    cap: Option<i32>,
-) -> TimeControl {
-    match (kind, days, initial, increment, cap) {
-        ("days", Some(d), ..) => TimeControl::days_per_move(d.into()),
-        ("fischer", _, Some(i), Some(inc), Some(c)) => TimeControl::Fischer {
-            initial: i.into(),
-            increment: inc.into(),
-            cap: c.into(),
-        },
-        _ => TimeControl::Unlimited,
-    }
-}
-
-/// A stored game's time control.
-pub fn time_control_of(g: &Game) -> TimeControl {
-    from_columns(
-        &g.time_control,
-        g.days_per_move,
-        g.initial_seconds,
-        g.increment_seconds,
-        g.cap_seconds,
-    )
-}
-
-/// The deadline of the player to move whose turn started at `turn_start` with `bank`
-/// seconds: the clock runs once both sides have moved; before that the same allowance
-/// is the deadline after which the game is aborted.
-/// The clock stands still while the player is on leave (`leaves`).
-pub fn deadline(
-    tc: TimeControl,
-    turn_start: NaiveDateTime,
-    bank: Option<i64>,
-    leaves: &[slowfuse_rules::LeavePeriod],
-) -> Option<NaiveDateTime> {
-    if !tc.is_timed() {
-        return None;
-    }
-    let bank = bank.or(tc.initial_bank())?;
-    let start = crate::usecases::leave::epoch(turn_start);
-    Some(crate::usecases::leave::from_epoch(
-        slowfuse_rules::deadline_with_leave(start, bank, leaves),
-    ))
-}
-
 /// What the worker did to one overdue game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Expiry {
@@ -180,7 +109,7 @@ pub fn expire_overdue_games(
     now: NaiveDateTime,
 ) -> anyhow::Result<Vec<Expiry>> {
     let candidates: Vec<i64> = games::table
-        .filter(games::status.eq("started"))
+        .filter(games::status.eq(GameStatus::Started.as_str()))
         .filter(games::deadline_at.le(now))
         .filter(games::auto_flag.eq(true).or(games::ply.lt(2)))
         .order(games::deadline_at.asc())
@@ -197,27 +126,21 @@ pub fn expire_overdue_games(
                 return Ok(None);
             };
             let g = &record.game;
-            let overdue = g.status == "started" && g.deadline_at.is_some_and(|d| d <= now);
+            let overdue = record.is_started() && g.deadline_at.is_some_and(|d| d <= now);
             if !overdue {
                 return Ok(None);
             }
             if g.ply < 2 {
-                diesel::update(games::table.find(id))
-                    .set((
-                        games::status.eq("aborted"),
-                        games::finished_at.eq(Some(now)),
-                        games::deadline_at.eq(None::<NaiveDateTime>),
-                        games::draw_offer.eq(None::<String>),
-                        games::updated_at.eq(now),
-                    ))
-                    .execute(conn)?;
+                write_abort(conn, now, id)?;
                 return Ok(Some(Expiry::Aborted(id)));
             }
             if !g.auto_flag {
                 return Ok(None);
             }
-            let flagged = record.rules_game()?.flag(record.turn())?;
-            crate::usecases::play::write_finish(conn, now, id, flagged.outcome())?;
+            let flagged = record.chess_game()?.flag(record.turn())?;
+            if let Some(outcome) = flagged.outcome() {
+                finish_game(conn, now, id, &outcome)?;
+            }
             Ok(Some(Expiry::Flagged(id)))
         })?;
         done.extend(ended);
@@ -225,21 +148,17 @@ pub fn expire_overdue_games(
     Ok(done)
 }
 
-/// Seconds left on one player's clock now: the player to move counts down to the deadline,
+/// Seconds left on one seat's clock now: the player to move counts down to the deadline,
 /// the other shows their bank. `None` without a clock.
-pub fn seconds_left(
-    record: &crate::usecases::games::GameRecord,
-    color: slowfuse_rules::Color,
-    now: NaiveDateTime,
-) -> Option<i64> {
+pub fn seconds_left(record: &GameRecord, seat: Seat, now: NaiveDateTime) -> Option<i64> {
     if !time_control_of(&record.game).is_timed() {
         return None;
     }
     if record.is_started()
-        && record.turn() == color
+        && record.seat_to_move() == seat
         && let Some(d) = record.game.deadline_at
     {
         return Some((d - now).num_seconds().max(0));
     }
-    record.player(color).and_then(|p| p.time_left_seconds)
+    record.player(seat).and_then(|p| p.time_left_seconds)
 }

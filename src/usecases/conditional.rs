@@ -3,13 +3,28 @@
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use slowfuse_rules::{Color, ConditionalLimits, ConditionalLines, Reply};
+use slowfuse_rules::{ConditionalError, ConditionalLimits, ConditionalLines, Reply};
 
 use crate::db::DbConnection;
+use crate::game::{CorruptGame, GameRecord, Seat, load_game};
 use crate::models::NewGameMessage;
 use crate::schema::{conditional_moves, game_messages};
-use crate::usecases::games::{GameRecord, load_game};
-use crate::usecases::play::{PlayError, submit_move};
+use crate::usecases::submit::{SubmitError, submit_move};
+
+/// Why lines were not set or followed; nothing changed.
+#[derive(Debug, thiserror::Error)]
+pub enum ConditionalMoveError {
+    #[error("{0}")]
+    Lines(ConditionalError),
+    #[error("type a move in the move box (SAN such as Nf3 or UCI such as g1f3)")]
+    NoOwnMove,
+    #[error(transparent)]
+    Submit(#[from] SubmitError),
+    #[error(transparent)]
+    Corrupt(#[from] CorruptGame),
+    #[error(transparent)]
+    Db(#[from] diesel::result::Error),
+}
 
 /// The most a chain of automatic replies may run in one go (a safety bound; lines are
 /// limited to far fewer moves).
@@ -22,17 +37,17 @@ pub fn set_lines(
     conn: &mut DbConnection,
     now: NaiveDateTime,
     record: &GameRecord,
-    game: slowfuse_rules::Game,
-    author: Color,
+    game: &slowfuse_rules::Game,
+    author: Seat,
     user_id: i64,
     text: &str,
     comment: Option<&str>,
-) -> Result<(), PlayError> {
-    let lines = ConditionalLines::parse(&game, author, text, ConditionalLimits::default())
-        .map_err(PlayError::Conditional)?;
+) -> Result<(), ConditionalMoveError> {
+    let lines = ConditionalLines::parse(game, author.color, text, ConditionalLimits::default())
+        .map_err(ConditionalMoveError::Lines)?;
     clear_lines(conn, record.game.id, user_id)?;
-    let (lines, base_ply) = if game.turn() == author {
-        let (first, rest) = lines.own_move().ok_or(PlayError::EmptyMove)?;
+    let (lines, base_ply) = if game.turn() == author.color {
+        let (first, rest) = lines.own_move().ok_or(ConditionalMoveError::NoOwnMove)?;
         submit_move(conn, now, record, game, author, user_id, &first, comment)?;
         (rest, record.game.ply + 1)
     } else {
@@ -101,8 +116,8 @@ pub fn my_lines(
     conn: &mut DbConnection,
     record: &GameRecord,
     user_id: i64,
-) -> Result<Option<String>, PlayError> {
-    let Some(author) = record.color_of(user_id) else {
+) -> Result<Option<String>, ConditionalMoveError> {
+    let Some(author) = record.seat_of(user_id) else {
         return Ok(None);
     };
     let Some((base_ply, stored)) = stored_lines(conn, record.game.id, user_id)? else {
@@ -111,8 +126,8 @@ pub fn my_lines(
     if base_ply != record.game.ply {
         return Ok(None);
     }
-    let game = record.rules_game()?;
-    Ok(ConditionalLines::from_storage(&game, author, &stored)
+    let game = record.chess_game()?;
+    Ok(ConditionalLines::from_storage(&game, author.color, &stored)
         .ok()
         .map(|l| l.to_text()))
 }
@@ -125,7 +140,7 @@ pub fn follow_lines(
     conn: &mut DbConnection,
     now: NaiveDateTime,
     game_id: i64,
-) -> Result<(), PlayError> {
+) -> Result<(), ConditionalMoveError> {
     for _ in 0..MAX_CHAIN {
         // Most games hold no lines: one small query spares reading the whole game.
         let lines_in_game: i64 = conditional_moves::table
@@ -135,11 +150,13 @@ pub fn follow_lines(
         if lines_in_game == 0 {
             return Ok(());
         }
-        let record = load_game(conn, game_id)?.ok_or(PlayError::NotFound)?;
+        let Some(record) = load_game(conn, game_id)? else {
+            return Ok(());
+        };
         if !record.is_started() || record.game.ply == 0 {
             return Ok(());
         }
-        let author = record.turn();
+        let author = record.seat_to_move();
         let Some(player) = record.player(author).cloned() else {
             return Ok(());
         };
@@ -160,26 +177,26 @@ pub fn follow_lines(
             Reply::Play { uci, rest } => (uci, rest),
             Reply::Exhausted | Reply::Deviation => return Ok(()),
         };
-        let game = record.rules_game()?;
+        let game = record.chess_game()?;
         match submit_move(
             conn,
             now,
             &record,
-            game,
+            &game,
             author,
             player.user_id,
             &reply,
             None,
         ) {
-            Ok(()) => {}
-            Err(PlayError::Move(e)) => {
+            Ok(_) => {}
+            Err(SubmitError::Move(e)) => {
                 let body = format!(
                     "Your conditional move {reply} could not be played ({e}); your remaining lines in this game were dropped."
                 );
                 notify_author(conn, now, &record, player.user_id, &body)?;
                 return Ok(());
             }
-            Err(other) => return Err(other),
+            Err(other) => return Err(other.into()),
         }
         if !rest.is_empty() {
             store_lines(

@@ -6,9 +6,9 @@ use diesel::prelude::*;
 use slowfuse_rules::LeavePeriod;
 
 use crate::db::{DbConnection, lock_game};
+use crate::game::clock::{deadline, epoch, from_epoch, leave_periods, time_control_of};
+use crate::game::{CorruptGame, GameStatus, load_game};
 use crate::schema::{game_players, games, leaves};
-use crate::usecases::clocks::{deadline, time_control_of};
-use crate::usecases::games::load_game;
 
 /// One booked leave.
 #[derive(Clone, Debug, Queryable, Selectable, PartialEq, Eq)]
@@ -51,7 +51,7 @@ pub enum LeaveError {
     #[error(transparent)]
     Db(#[from] diesel::result::Error),
     #[error(transparent)]
-    Corrupt(#[from] crate::usecases::games::CorruptGame),
+    Corrupt(#[from] CorruptGame),
 }
 
 /// A player's leave this year and their bookings from today on.
@@ -64,33 +64,12 @@ pub struct LeaveSummary {
     pub bookings: Vec<Leave>,
 }
 
-/// Seconds since the epoch, as the rules crate counts.
-pub fn epoch(t: NaiveDateTime) -> i64 {
-    t.and_utc().timestamp()
-}
-
-/// From seconds since the epoch back to a timestamp.
-pub fn from_epoch(s: i64) -> NaiveDateTime {
-    chrono::DateTime::from_timestamp(s, 0).map_or(NaiveDateTime::MIN, |d| d.naive_utc())
-}
-
 fn all_leaves(conn: &mut DbConnection, user_id: i64) -> QueryResult<Vec<Leave>> {
     leaves::table
         .filter(leaves::user_id.eq(user_id))
         .order(leaves::starts_at.asc())
         .select(Leave::as_select())
         .load(conn)
-}
-
-/// A player's leave as periods for clock arithmetic.
-pub fn leave_periods(conn: &mut DbConnection, user_id: i64) -> QueryResult<Vec<LeavePeriod>> {
-    Ok(all_leaves(conn, user_id)?
-        .iter()
-        .map(|l| LeavePeriod {
-            start: epoch(l.starts_at),
-            end: epoch(l.ends_at),
-        })
-        .collect())
 }
 
 /// Days of `[start, end)` falling in `year`.
@@ -193,7 +172,7 @@ fn refresh_deadlines(conn: &mut DbConnection, user_id: i64) -> Result<(), LeaveE
     let mine: Vec<(i64, String)> = game_players::table
         .inner_join(games::table)
         .filter(game_players::user_id.eq(user_id))
-        .filter(games::status.eq("started"))
+        .filter(games::status.eq(GameStatus::Started.as_str()))
         .select((games::id, game_players::color))
         .load(conn)?;
     for (game_id, color) in mine {
@@ -203,12 +182,12 @@ fn refresh_deadlines(conn: &mut DbConnection, user_id: i64) -> Result<(), LeaveE
         let Some(record) = load_game(conn, game_id)? else {
             continue;
         };
-        if record.game.turn != color {
+        if record.seat_to_move().color_name() != color {
             continue;
         }
         let tc = time_control_of(&record.game);
         let bank = record
-            .player(record.turn())
+            .player(record.seat_to_move())
             .and_then(|p| p.time_left_seconds);
         let turn_start = record.game.last_move_at.unwrap_or(record.game.created_at);
         diesel::update(games::table.find(game_id))

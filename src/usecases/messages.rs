@@ -5,9 +5,9 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 use crate::db::{DbConnection, lock_game};
+use crate::game::{GameRecord, load_game};
 use crate::models::NewGameMessage;
 use crate::schema::{game_messages, game_players, games};
-use crate::usecases::games::{GameRecord, load_game};
 
 /// What a piece of writing is, as stored in `game_messages.kind`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,7 +53,7 @@ impl Kind {
 /// - kibitz (public games only): while the game runs, logged-in users who do not play in it;
 ///   once it is over, everyone.
 pub fn may_read(record: &GameRecord, reader: Option<i64>, kind: Kind, author_id: i64) -> bool {
-    let plays = reader.is_some_and(|r| record.color_of(r).is_some());
+    let plays = reader.is_some_and(|r| record.seat_of(r).is_some());
     match kind {
         Kind::Note | Kind::Notice => reader == Some(author_id),
         Kind::Comment => plays || record.game.is_public,
@@ -214,7 +214,7 @@ pub fn comment(
         (game_id, user_id),
         Kind::Comment,
         text,
-        |record| match record.color_of(user_id) {
+        |record| match record.seat_of(user_id) {
             Some(_) => Ok(()),
             None => Err(MessageError::NotAPlayer),
         },
@@ -238,7 +238,7 @@ pub fn kibitz(
         Kind::Kibitz,
         text,
         |record| {
-            if record.color_of(user_id).is_some() {
+            if record.seat_of(user_id).is_some() {
                 Err(MessageError::PlayerKibitz)
             } else if !record.game.is_public {
                 Err(MessageError::PrivateGame)

@@ -10,9 +10,9 @@ use serde_json::json;
 use slowfuse_rules::Color;
 
 use crate::db::DbConnection;
+use crate::game::{GameRecord, color_name};
 use crate::models::{Challenge, NewOutboxRow, User};
 use crate::schema::{email_preferences, game_players, games, outbox, users};
-use crate::usecases::games::{GameRecord, color_name};
 
 /// The kinds of mail. Every kind in [`Kind::OPTIONAL`] can be switched off or held for the
 /// digest; `Digest` is the daily digest itself, `VerifyEmail` the address confirmation.
@@ -384,7 +384,7 @@ fn draw_event(
     record: &GameRecord,
     (role, actor): (&str, Color),
 ) -> QueryResult<()> {
-    let Some(recipient) = record.player(!actor) else {
+    let Some(recipient) = record.player(crate::game::Seat::first_board(!actor)) else {
         return Ok(());
     };
     let (game_id, ply, user_id) = (record.game.id, record.game.ply, recipient.user_id);

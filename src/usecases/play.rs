@@ -3,17 +3,18 @@
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use slowfuse_rules::{ClaimError, Color, MoveError, Outcome};
+use slowfuse_rules::{ClaimError, MoveError};
 
 use crate::db::{DbConnection, lock_game};
-use crate::models::{NewGameMessage, NewMove};
-use crate::schema::{game_messages, game_players, games, moves};
-use crate::usecases::clocks::{deadline, time_control_of};
-use crate::usecases::conditional::{follow_lines, set_lines};
-use crate::usecases::games::{CorruptGame, GameRecord, color_name, load_game};
-use crate::usecases::leave::{epoch, leave_periods};
+use crate::game::clock::time_control_of;
+use crate::game::store::{set_bank, set_deadline, set_draw_offer};
+use crate::game::{CorruptGame, GameRecord, Seat, load_game};
+use crate::models::NewGameMessage;
+use crate::schema::game_messages;
+use crate::usecases::conditional::{ConditionalMoveError, follow_lines, set_lines};
+use crate::usecases::finish::finish_game;
 use crate::usecases::messages;
-use slowfuse_rules::leave_within;
+use crate::usecases::submit::{SubmitError, submit_move};
 
 /// What a player does, apart from the message that may go with it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -112,6 +113,29 @@ pub enum PlayError {
     Db(#[from] diesel::result::Error),
 }
 
+impl From<SubmitError> for PlayError {
+    fn from(e: SubmitError) -> Self {
+        match e {
+            SubmitError::NotYourTurn => PlayError::NotYourTurn,
+            SubmitError::Move(e) => PlayError::Move(e),
+            SubmitError::Corrupt(e) => PlayError::Corrupt(e),
+            SubmitError::Db(e) => PlayError::Db(e),
+        }
+    }
+}
+
+impl From<ConditionalMoveError> for PlayError {
+    fn from(e: ConditionalMoveError) -> Self {
+        match e {
+            ConditionalMoveError::Lines(e) => PlayError::Conditional(e),
+            ConditionalMoveError::NoOwnMove => PlayError::EmptyMove,
+            ConditionalMoveError::Submit(e) => e.into(),
+            ConditionalMoveError::Corrupt(e) => PlayError::Corrupt(e),
+            ConditionalMoveError::Db(e) => PlayError::Db(e),
+        }
+    }
+}
+
 /// The most days one gift of time may add.
 pub const MAX_GIFT_DAYS: i64 = 30;
 
@@ -159,7 +183,7 @@ pub fn act(
             return Err(PlayError::NotFound);
         }
         let record = load_game(conn, req.game_id)?.ok_or(PlayError::NotFound)?;
-        let me = record.color_of(req.user_id).ok_or(PlayError::NotAPlayer)?;
+        let me = record.seat_of(req.user_id).ok_or(PlayError::NotAPlayer)?;
         if !record.is_started() {
             return Err(PlayError::GameOver);
         }
@@ -174,168 +198,106 @@ pub fn act(
             // The worker ends it; nothing may happen in a game whose time is up.
             return Err(PlayError::TimeUp);
         }
-        let game = record.rules_game()?;
-        match &req.action {
-            Action::Move(input) => {
-                submit_move(conn, now, &record, game, me, req.user_id, input, message)?;
-                follow_lines(conn, now, record.game.id)?;
-            }
-            Action::GiveTime(days) => {
-                give_time(conn, now, &record, !me, days)?;
-                add_message(conn, now, &record, req.user_id, message)?;
-            }
-            Action::ConditionalMove(text) => {
-                set_lines(conn, now, &record, game, me, req.user_id, text, message)?;
-                follow_lines(conn, now, record.game.id)?;
-            }
-            Action::Resign => {
-                let ended = game.resign(me).map_err(|_| PlayError::GameOver)?;
-                add_message(conn, now, &record, req.user_id, message)?;
-                write_finish(conn, now, record.game.id, ended.outcome())?;
-            }
-            Action::OfferDraw => {
-                if record.game.draw_offer.as_deref() == Some(color_name(me)) {
-                    return Err(PlayError::DrawAlreadyOffered);
-                }
-                if record.game.draw_offer.as_deref() == Some(color_name(!me)) {
-                    // Offering while the opponent's offer stands is agreeing.
-                    agree_draw(conn, now, &record, &game)?;
-                } else {
-                    set_draw_offer(conn, now, record.game.id, Some(color_name(me)))?;
-                    crate::usecases::notify::draw_offered(conn, now, &record, me)?;
-                }
-                add_message(conn, now, &record, req.user_id, message)?;
-            }
-            Action::AcceptDraw => {
-                if record.game.draw_offer.as_deref() != Some(color_name(!me)) {
-                    return Err(PlayError::NoDrawOffer);
-                }
-                add_message(conn, now, &record, req.user_id, message)?;
-                agree_draw(conn, now, &record, &game)?;
-            }
-            Action::DeclineDraw => {
-                if record.game.draw_offer.as_deref() != Some(color_name(!me)) {
-                    return Err(PlayError::NoDrawOffer);
-                }
-                add_message(conn, now, &record, req.user_id, message)?;
-                set_draw_offer(conn, now, record.game.id, None)?;
-                crate::usecases::notify::draw_declined(conn, now, &record, me)?;
-            }
-            Action::WithdrawDraw => {
-                if record.game.draw_offer.as_deref() != Some(color_name(me)) {
-                    return Err(PlayError::NoOwnDrawOffer);
-                }
-                add_message(conn, now, &record, req.user_id, message)?;
-                set_draw_offer(conn, now, record.game.id, None)?;
-            }
-            Action::Comment => unreachable!("comments are handled before the game checks"),
-            Action::ClaimTimeout => {
-                if record.turn() == me || !overdue {
-                    return Err(PlayError::NotOverdue);
-                }
-                let ended = game.flag(record.turn()).map_err(|_| PlayError::GameOver)?;
-                add_message(conn, now, &record, req.user_id, message)?;
-                write_finish(conn, now, record.game.id, ended.outcome())?;
-            }
-            Action::ClaimDraw => {
-                if record.turn() != me {
-                    return Err(PlayError::NotYourTurn);
-                }
-                let ended = game.claim_draw().map_err(PlayError::Claim)?;
-                add_message(conn, now, &record, req.user_id, message)?;
-                write_finish(conn, now, record.game.id, ended.outcome())?;
-            }
-        }
+        let game = record.chess_game()?;
+        perform(conn, now, &record, &game, me, req, message, overdue)?;
         load_game(conn, req.game_id)?.ok_or(PlayError::NotFound)
     })
 }
 
-/// Plays a move: stores it with its comment, advances the game, ends it when the rules say.
+/// Carries out a checked action of `me` on the locked game.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn submit_move(
+fn perform(
     conn: &mut DbConnection,
     now: NaiveDateTime,
     record: &GameRecord,
-    game: slowfuse_rules::Game,
-    me: Color,
-    user_id: i64,
-    input: &str,
-    comment: Option<&str>,
+    game: &slowfuse_rules::Game,
+    me: Seat,
+    req: &ActionRequest,
+    message: Option<&str>,
+    overdue: bool,
 ) -> Result<(), PlayError> {
-    if record.turn() != me {
-        return Err(PlayError::NotYourTurn);
-    }
-    let after = game.play(input.trim()).map_err(PlayError::Move)?;
-    let played = after
-        .moves()
-        .last()
-        .expect("a move was just played")
-        .clone();
-    let fen = after.fen();
-    diesel::insert_into(moves::table)
-        .values(NewMove {
-            game_id: record.game.id,
-            board: 0,
-            ply: record.game.ply,
-            uci: &played.uci,
-            san: &played.san,
-            fen_after: &fen,
-            player_id: Some(user_id),
-            comment,
-            played_at: now,
-        })
-        .execute(conn)?;
-    let new_ply = record.game.ply + 1;
-    // The mover's bank: it runs only once both sides have made their first move.
-    let tc = time_control_of(&record.game);
-    let bank = record.player(me).and_then(|p| p.time_left_seconds);
-    let new_bank = match bank {
-        Some(b) if record.game.ply >= 2 => {
-            // Time on leave is not spent.
-            let turn_start = record.game.last_move_at.unwrap_or(record.game.created_at);
-            let on_leave = leave_within(
-                epoch(turn_start),
-                epoch(now),
-                &leave_periods(conn, user_id)?,
-            );
-            Some(tc.bank_after_move(b, (now - turn_start).num_seconds() - on_leave))
+    let offer = record.game.draw_offer.as_deref();
+    let (mine, theirs) = (Some(me.color_name()), Some(me.opponent().color_name()));
+    let user = req.user_id;
+    match &req.action {
+        Action::Move(input) => {
+            submit_move(conn, now, record, game, me, user, input, message)?;
+            follow_lines(conn, now, record.game.id)?;
         }
-        other => other,
-    };
-    diesel::update(
-        game_players::table
-            .filter(game_players::game_id.eq(record.game.id))
-            .filter(game_players::color.eq(color_name(me))),
-    )
-    .set(game_players::time_left_seconds.eq(new_bank))
-    .execute(conn)?;
-    let opponent_bank = record.player(!me).and_then(|p| p.time_left_seconds);
-    let opponent_leave = match record.player(!me) {
-        Some(p) => leave_periods(conn, p.user_id)?,
-        None => Vec::new(),
-    };
-    let deadline = deadline(tc, now, opponent_bank, &opponent_leave);
-    // A standing offer from the opponent lapses when I move; my own offer stands.
-    let draw_offer = record
-        .game
-        .draw_offer
-        .clone()
-        .filter(|c| c.as_str() == color_name(me));
-    diesel::update(games::table.find(record.game.id))
-        .set((
-            games::fen.eq(&fen),
-            games::ply.eq(new_ply),
-            games::turn.eq(color_name(after.turn())),
-            games::last_move_at.eq(Some(now)),
-            games::updated_at.eq(now),
-            games::deadline_at.eq(deadline),
-            games::draw_offer.eq(draw_offer),
-        ))
-        .execute(conn)?;
-    if let Some(outcome) = after.outcome() {
-        write_finish(conn, now, record.game.id, Some(outcome))?;
+        Action::GiveTime(days) => {
+            give_time(conn, now, record, me.opponent(), days)?;
+            add_message(conn, now, record, user, message)?;
+        }
+        Action::ConditionalMove(text) => {
+            set_lines(conn, now, record, game, me, user, text, message)?;
+            follow_lines(conn, now, record.game.id)?;
+        }
+        Action::Resign => {
+            let ended = game.resign(me.color).map_err(|_| PlayError::GameOver)?;
+            add_message(conn, now, record, user, message)?;
+            end_with(conn, now, record, &ended)?;
+        }
+        Action::OfferDraw if offer == mine => return Err(PlayError::DrawAlreadyOffered),
+        Action::OfferDraw if offer == theirs => {
+            // Offering while the opponent's offer stands is agreeing.
+            let ended = game.agree_draw().map_err(|_| PlayError::GameOver)?;
+            end_with(conn, now, record, &ended)?;
+            add_message(conn, now, record, user, message)?;
+        }
+        Action::OfferDraw => {
+            set_draw_offer(conn, now, record.game.id, Some(me))?;
+            crate::usecases::notify::draw_offered(conn, now, record, me.color)?;
+            add_message(conn, now, record, user, message)?;
+        }
+        Action::AcceptDraw | Action::DeclineDraw if offer != theirs => {
+            return Err(PlayError::NoDrawOffer);
+        }
+        Action::AcceptDraw => {
+            add_message(conn, now, record, user, message)?;
+            let ended = game.agree_draw().map_err(|_| PlayError::GameOver)?;
+            end_with(conn, now, record, &ended)?;
+        }
+        Action::DeclineDraw => {
+            add_message(conn, now, record, user, message)?;
+            set_draw_offer(conn, now, record.game.id, None)?;
+            crate::usecases::notify::draw_declined(conn, now, record, me.color)?;
+        }
+        Action::WithdrawDraw if offer != mine => return Err(PlayError::NoOwnDrawOffer),
+        Action::WithdrawDraw => {
+            add_message(conn, now, record, user, message)?;
+            set_draw_offer(conn, now, record.game.id, None)?;
+        }
+        Action::Comment => unreachable!("comments are handled before the game checks"),
+        Action::ClaimTimeout => {
+            if record.turn() == me.color || !overdue {
+                return Err(PlayError::NotOverdue);
+            }
+            let ended = game.flag(record.turn()).map_err(|_| PlayError::GameOver)?;
+            add_message(conn, now, record, user, message)?;
+            end_with(conn, now, record, &ended)?;
+        }
+        Action::ClaimDraw => {
+            if record.turn() != me.color {
+                return Err(PlayError::NotYourTurn);
+            }
+            let ended = game.claim_draw().map_err(PlayError::Claim)?;
+            add_message(conn, now, record, user, message)?;
+            end_with(conn, now, record, &ended)?;
+        }
     }
-    crate::usecases::notify::your_turn(conn, now, record.game.id)?;
+    Ok(())
+}
+
+/// Finishes the game as the rules ended it.
+fn end_with(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    record: &GameRecord,
+    ended: &slowfuse_rules::Game,
+) -> Result<(), PlayError> {
+    if let Some(outcome) = ended.outcome() {
+        finish_game(conn, now, record.game.id, &outcome)?;
+    }
     Ok(())
 }
 
@@ -344,7 +306,7 @@ fn give_time(
     conn: &mut DbConnection,
     now: NaiveDateTime,
     record: &GameRecord,
-    receiver: Color,
+    receiver: Seat,
     days: &str,
 ) -> Result<(), PlayError> {
     let days: i64 = days.trim().parse().map_err(|_| PlayError::BadGift)?;
@@ -353,44 +315,14 @@ fn give_time(
     }
     let extra = days * slowfuse_rules::DAY_SECONDS;
     let bank = record.player(receiver).and_then(|p| p.time_left_seconds);
-    diesel::update(
-        game_players::table
-            .filter(game_players::game_id.eq(record.game.id))
-            .filter(game_players::color.eq(color_name(receiver))),
-    )
-    .set(game_players::time_left_seconds.eq(bank.map(|b| b + extra)))
-    .execute(conn)?;
-    if record.turn() == receiver {
+    set_bank(conn, record.game.id, receiver, bank.map(|b| b + extra))?;
+    if record.seat_to_move() == receiver {
         let later = record
             .game
             .deadline_at
             .map(|d| d + chrono::Duration::seconds(extra));
-        diesel::update(games::table.find(record.game.id))
-            .set((games::deadline_at.eq(later), games::updated_at.eq(now)))
-            .execute(conn)?;
+        set_deadline(conn, now, record.game.id, later)?;
     }
-    Ok(())
-}
-
-fn agree_draw(
-    conn: &mut DbConnection,
-    now: NaiveDateTime,
-    record: &GameRecord,
-    game: &slowfuse_rules::Game,
-) -> Result<(), PlayError> {
-    let ended = game.agree_draw().map_err(|_| PlayError::GameOver)?;
-    write_finish(conn, now, record.game.id, ended.outcome())
-}
-
-fn set_draw_offer(
-    conn: &mut DbConnection,
-    now: NaiveDateTime,
-    game_id: i64,
-    offer: Option<&str>,
-) -> Result<(), PlayError> {
-    diesel::update(games::table.find(game_id))
-        .set((games::draw_offer.eq(offer), games::updated_at.eq(now)))
-        .execute(conn)?;
     Ok(())
 }
 
@@ -413,31 +345,5 @@ fn add_message(
             })
             .execute(conn)?;
     }
-    Ok(())
-}
-
-/// Writes the end of a game: result, termination, no deadline, no offer.
-pub fn write_finish(
-    conn: &mut DbConnection,
-    now: NaiveDateTime,
-    game_id: i64,
-    outcome: Option<Outcome>,
-) -> Result<(), PlayError> {
-    let Some(outcome) = outcome else {
-        return Ok(());
-    };
-    diesel::update(games::table.find(game_id))
-        .set((
-            games::status.eq("finished"),
-            games::result.eq(outcome.result()),
-            games::termination.eq(Some(outcome.reason.as_str())),
-            games::finished_at.eq(Some(now)),
-            games::deadline_at.eq(None::<NaiveDateTime>),
-            games::draw_offer.eq(None::<String>),
-            games::updated_at.eq(now),
-        ))
-        .execute(conn)?;
-    crate::usecases::ratings::record_result(conn, now, game_id, &outcome)?;
-    crate::usecases::notify::game_over(conn, now, game_id)?;
     Ok(())
 }

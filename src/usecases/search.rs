@@ -7,9 +7,9 @@ use serde::{Deserialize, Serialize};
 use slowfuse_rules::{Color, Variant};
 
 use crate::db::{DbConnection, MultiBackend};
+use crate::game::color_name;
 use crate::models::Game;
 use crate::schema::{game_players, game_tags, games, users};
-use crate::usecases::games::color_name;
 use crate::usecases::tags::{TagError, check_tag, my_tags_on};
 
 /// Games per page unless `per_page` says otherwise.

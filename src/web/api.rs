@@ -8,13 +8,14 @@ use actix_web::{FromRequest, HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use serde_json::json;
 
+use crate::game::{GameRecord, color_name, load_game};
 use crate::usecases::accounts;
 use crate::usecases::challenges::{self, ChallengeRequest};
 use crate::usecases::clocks::{TimeControlRequest, seconds_left};
 use crate::usecases::conditional;
-use crate::usecases::games::{GameRecord, GameSummary, color_name, load_game, my_games, my_queue};
+use crate::usecases::games::{GameSummary, my_games, my_queue};
 use crate::usecases::leave;
-use crate::usecases::play::{self, Action, ActionRequest};
+use crate::usecases::play::{self, Action, ActionRequest, PlayError};
 use crate::web::AppState;
 use crate::web::errors::ApiError;
 
@@ -328,8 +329,8 @@ pub fn game_json_for(
     json!({
         "id": g.id,
         "variant": g.variant,
-        "white": record.name_of(slowfuse_rules::Color::White),
-        "black": record.name_of(slowfuse_rules::Color::Black),
+        "white": record.name_of(crate::game::Seat::first_board(slowfuse_rules::Color::White)),
+        "black": record.name_of(crate::game::Seat::first_board(slowfuse_rules::Color::Black)),
         "initial_fen": g.initial_fen,
         "fen": g.fen,
         "moves": record.moves.iter().map(|m| m.uci.as_str()).collect::<Vec<_>>(),
@@ -351,8 +352,8 @@ pub fn game_json_for(
             "auto_flag": g.auto_flag,
         },
         "clock": {
-            "white": seconds_left(record, Color::White, now),
-            "black": seconds_left(record, Color::Black, now),
+            "white": seconds_left(record, crate::game::Seat::first_board(Color::White), now),
+            "black": seconds_left(record, crate::game::Seat::first_board(Color::Black), now),
         },
         "on_leave_until": {
             "white": leave_end(record, Color::White, now),
@@ -511,13 +512,13 @@ async fn get_conditional(
         .db(move |c| -> Result<_, ApiError> {
             let record = load_game(c, id)?
                 .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "game not found"))?;
-            if record.color_of(user.id).is_none() {
+            if record.seat_of(user.id).is_none() {
                 return Err(ApiError::new(
                     StatusCode::FORBIDDEN,
                     "you are not playing in this game",
                 ));
             }
-            let lines = conditional::my_lines(c, &record, user.id)?;
+            let lines = conditional::my_lines(c, &record, user.id).map_err(PlayError::from)?;
             Ok((record.game.ply, lines))
         })
         .await??;
@@ -544,7 +545,7 @@ async fn put_conditional(
     let (record, lines) = state
         .db(move |c| -> Result<_, ApiError> {
             let record = play::act(c, now, max, &req)?;
-            let lines = conditional::my_lines(c, &record, user.id)?;
+            let lines = conditional::my_lines(c, &record, user.id).map_err(PlayError::from)?;
             Ok((record, lines))
         })
         .await??;
@@ -563,7 +564,7 @@ async fn delete_conditional(
         .db(move |c| -> Result<_, ApiError> {
             let record = load_game(c, id)?
                 .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "game not found"))?;
-            if record.color_of(user.id).is_none() {
+            if record.seat_of(user.id).is_none() {
                 return Err(ApiError::new(
                     StatusCode::FORBIDDEN,
                     "you are not playing in this game",
@@ -581,7 +582,7 @@ fn leave_end(
     color: slowfuse_rules::Color,
     now: chrono::NaiveDateTime,
 ) -> Option<String> {
-    let player = record.player(color)?;
+    let player = record.player(crate::game::Seat::first_board(color))?;
     leave::on_leave_until(&player.leave, now).map(|t| t.and_utc().to_rfc3339())
 }
 

@@ -4,7 +4,7 @@ use actix_web::{HttpResponse, web};
 use serde::Deserialize;
 use slowfuse_rules::{EndReason, PgnHeaders, write_pgn};
 
-use crate::usecases::games::{GameRecord, load_game};
+use crate::game::{GameRecord, load_game};
 use crate::usecases::messages::readable_conversation;
 use crate::web::AppState;
 use crate::web::errors::WebError;
@@ -24,7 +24,7 @@ fn parse_id(raw: &str) -> Result<i64, WebError> {
 /// game is over, never a note, nothing written in a private game.
 pub fn pgn_of(record: &GameRecord, public_url: &str) -> Result<String, WebError> {
     let game = record
-        .rules_game()
+        .chess_game()
         .map_err(|e| WebError::Internal(e.to_string()))?;
     let mut comments: Vec<Option<String>> = vec![None; record.moves.len()];
     // Each entry goes after the last move made before it was written.
@@ -52,8 +52,12 @@ pub fn pgn_of(record: &GameRecord, public_url: &str) -> Result<String, WebError>
             record.game.id
         ),
         date: record.game.created_at.format("%Y.%m.%d").to_string(),
-        white: record.name_of(slowfuse_rules::Color::White).to_string(),
-        black: record.name_of(slowfuse_rules::Color::Black).to_string(),
+        white: record
+            .name_of(crate::game::Seat::first_board(slowfuse_rules::Color::White))
+            .to_string(),
+        black: record
+            .name_of(crate::game::Seat::first_board(slowfuse_rules::Color::Black))
+            .to_string(),
         termination,
         extra: Vec::new(),
     };

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::{ApiUser, game_json_for};
-use crate::usecases::games::GameRecord;
+use crate::game::GameRecord;
 use crate::usecases::messages::{self, Kind, Note};
 use crate::web::AppState;
 use crate::web::errors::ApiError;

@@ -8,7 +8,7 @@ use serde::Deserialize;
 
 use super::game::{Typed, refuse};
 use super::{game_form_sender, see_other};
-use crate::usecases::games::GameRecord;
+use crate::game::GameRecord;
 use crate::usecases::messages::{self, MessageError};
 use crate::web::errors::{WebError, message_status};
 use crate::web::{AppState, session};
@@ -70,7 +70,7 @@ pub fn talk_view(
     typed: &Typed,
 ) -> TalkView {
     let viewer = session::current_user_id(session);
-    let plays = viewer.is_some_and(|id| record.color_of(id).is_some());
+    let plays = viewer.is_some_and(|id| record.seat_of(id).is_some());
     let public = record.game.is_public;
     let running = record.is_started();
     let hidden = comments_hidden(session);

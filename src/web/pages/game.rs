@@ -10,8 +10,9 @@ use slowfuse_rules::{Color, EndReason, Variant};
 use super::conversation::{TalkView, fill_note, remember_preference, talk_view};
 use super::home::{duration_text, time_left_text};
 use super::{game_form_sender, render, see_other};
-use crate::usecases::clocks::{seconds_left, time_control_of};
-use crate::usecases::games::{GameRecord, color_name, load_game};
+use crate::game::clock::time_control_of;
+use crate::game::{GameRecord, color_name, load_game};
+use crate::usecases::clocks::seconds_left;
 use crate::usecases::messages::{MessageError, readable_conversation};
 use crate::usecases::play::{self, Action, ActionRequest, PlayError};
 use crate::web::board::{BoardView, board_view};
@@ -103,12 +104,16 @@ fn clock_text(record: &GameRecord, color: Color, now: chrono::NaiveDateTime) -> 
     if !record.is_started() {
         return String::new();
     }
-    seconds_left(record, color, now).map_or(String::new(), duration_text)
+    seconds_left(record, crate::game::Seat::first_board(color), now)
+        .map_or(String::new(), duration_text)
 }
 
 fn status_text(record: &GameRecord) -> String {
     match record.game.status.as_str() {
-        "started" => format!("{} to move", record.name_of(record.turn())),
+        "started" => format!(
+            "{} to move",
+            record.name_of(crate::game::Seat::first_board(record.turn()))
+        ),
         "aborted" => "Aborted: the first moves were not made in time".to_string(),
         _ => {
             let why = record
@@ -119,8 +124,14 @@ fn status_text(record: &GameRecord) -> String {
                 .map(|r| r.describe().to_string())
                 .unwrap_or_default();
             let who = match record.game.result.as_str() {
-                "1-0" => format!("{} wins", record.name_of(Color::White)),
-                "0-1" => format!("{} wins", record.name_of(Color::Black)),
+                "1-0" => format!(
+                    "{} wins",
+                    record.name_of(crate::game::Seat::first_board(Color::White))
+                ),
+                "0-1" => format!(
+                    "{} wins",
+                    record.name_of(crate::game::Seat::first_board(Color::Black))
+                ),
                 _ => "Draw".to_string(),
             };
             format!("{} {} — {}", record.game.result, who, why)
@@ -134,7 +145,7 @@ async fn own_conditional_lines(
     session: &Session,
     record: &GameRecord,
 ) -> Result<Option<String>, WebError> {
-    let Some(me) = session::current_user_id(session).filter(|id| record.color_of(*id).is_some())
+    let Some(me) = session::current_user_id(session).filter(|id| record.seat_of(*id).is_some())
     else {
         return Ok(None);
     };
@@ -171,11 +182,13 @@ fn build_page(
     typed: Typed,
 ) -> Result<GamePage, WebError> {
     let game = record
-        .rules_game()
+        .chess_game()
         .map_err(|e| WebError::Internal(e.to_string()))?;
     let last_ply = game.ply();
     let view_ply = view.unwrap_or(last_ply).min(last_ply);
-    let me = session::current_user_id(session).and_then(|id| record.color_of(id));
+    let me = session::current_user_id(session)
+        .and_then(|id| record.seat_of(id))
+        .map(|s| s.color);
     let started = record.is_started();
     let mut moves: Vec<MoveLine> = Vec::new();
     let mut comments_by_ply: Vec<Vec<String>> = vec![Vec::new(); last_ply as usize + 1];
@@ -270,11 +283,14 @@ fn build_page(
         label: "Resign",
     });
     let draw_offer_text = record.game.draw_offer.as_deref().and_then(|c| {
-        let color = crate::usecases::games::parse_color(c)?;
+        let color = crate::game::parse_color(c)?;
         Some(if me == Some(color) {
             "You have offered a draw.".to_string()
         } else {
-            format!("{} offers a draw.", record.name_of(color))
+            format!(
+                "{} offers a draw.",
+                record.name_of(crate::game::Seat::first_board(color))
+            )
         })
     });
     let parsed = record.game.variant.parse::<Variant>().ok();
@@ -287,8 +303,12 @@ fn build_page(
         id: record.game.id,
         variant,
         variant_info: parsed.map_or("", crate::web::variant_info::variant_info_html),
-        white: record.name_of(Color::White).to_string(),
-        black: record.name_of(Color::Black).to_string(),
+        white: record
+            .name_of(crate::game::Seat::first_board(Color::White))
+            .to_string(),
+        black: record
+            .name_of(crate::game::Seat::first_board(Color::Black))
+            .to_string(),
         board: board_view(&game, view_ply, me.unwrap_or(Color::White)),
         moves,
         opening_comments: comments_by_ply[0].clone(),
@@ -297,7 +317,9 @@ fn build_page(
         status_text: status_text(record),
         finished: !started,
         turn: color_name(record.turn()),
-        to_move: record.name_of(record.turn()).to_string(),
+        to_move: record
+            .name_of(crate::game::Seat::first_board(record.turn()))
+            .to_string(),
         my_color: me.map(color_name),
         my_turn: started && me == Some(record.turn()),
         can_act: started && me.is_some(),

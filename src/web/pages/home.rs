@@ -8,8 +8,9 @@ use chrono::NaiveDateTime;
 use serde::Deserialize;
 
 use super::{render, require_login, see_other};
+use crate::game::color_name;
 use crate::usecases::challenges::{ChallengeListing, visible_challenges};
-use crate::usecases::games::{GameSummary, color_name, my_games, next_game_in_queue};
+use crate::usecases::games::{GameSummary, my_games, next_game_in_queue};
 use crate::web::errors::WebError;
 use crate::web::{AppState, Layout, session};
 

@@ -159,7 +159,7 @@ pub async fn show(
             let user =
                 crate::usecases::accounts::user_by_name(c, &name)?.ok_or(WebError::NotFound)?;
             let leave = crate::usecases::leave::leave_summary(c, now, allowance, user.id)?;
-            let periods = crate::usecases::leave::leave_periods(c, user.id)?;
+            let periods = crate::game::clock::leave_periods(c, user.id)?;
             Ok((Some(profile), Some(leave), periods))
         })
         .await??;

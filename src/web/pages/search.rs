@@ -8,7 +8,7 @@ use slowfuse_rules::Variant;
 
 use super::home::time_left_text;
 use super::render;
-use crate::usecases::games::load_game;
+use crate::game::load_game;
 use crate::usecases::search::{
     FoundGame, PGN_CAP, Search, SearchError, SearchParams, SearchResults, Sort, matching_game_ids,
     search_games,

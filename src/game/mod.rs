@@ -1,0 +1,15 @@
+//! The game record, apart from the act of playing it: loading a game with its seats, its
+//! status, the rules' view of it, clocks as stored, and the row writes of a move or an end.
+//! The bottom of the application: it imports no use case, page or mail module.
+
+pub mod clock;
+pub mod record;
+pub mod rules;
+pub mod seat;
+pub mod status;
+pub mod store;
+
+pub use record::{CorruptGame, GameRecord, Message, SeatedPlayer, load_game};
+pub use rules::{RulesError, RulesGame, rules_game};
+pub use seat::{Seat, color_name, parse_color};
+pub use status::GameStatus;

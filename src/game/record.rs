@@ -1,0 +1,189 @@
+//! The game record: the stored game with its seated players (their leave read once), moves
+//! and messages. Loading it never reads private notes, conditional lines or secret state.
+
+use diesel::prelude::*;
+use slowfuse_rules::{Color, EndReason, LeavePeriod, Outcome};
+
+use super::clock::leave_periods_of;
+use super::seat::{Seat, parse_color};
+use super::status::GameStatus;
+use crate::db::DbConnection;
+use crate::models::{Game, GameMessage, Move};
+use crate::schema::{game_messages, game_players, games, moves, users};
+
+/// A player in their seat.
+#[derive(Clone, Debug)]
+pub struct SeatedPlayer {
+    pub user_id: i64,
+    pub username: String,
+    pub seat: Seat,
+    /// The player's time bank in seconds at the start of their turn (None: no clock).
+    pub time_left_seconds: Option<i64>,
+    /// The player's booked leave (their clocks stand still then).
+    pub leave: Vec<LeavePeriod>,
+}
+
+impl SeatedPlayer {
+    /// The colour the player plays on their board.
+    pub fn color(&self) -> Color {
+        self.seat.color
+    }
+}
+
+/// A message with its author's name.
+#[derive(Clone, Debug)]
+pub struct Message {
+    pub message: GameMessage,
+    pub author: String,
+}
+
+/// Everything stored about one game that any reader may be shown something of.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    pub game: Game,
+    /// Where the game stands (the row's `status`, read once).
+    pub status: GameStatus,
+    pub players: Vec<SeatedPlayer>,
+    pub moves: Vec<Move>,
+    pub messages: Vec<Message>,
+}
+
+/// The stored record does not replay: a bug or a damaged database, never a user's doing.
+#[derive(Debug, thiserror::Error)]
+#[error("game {game_id} does not replay: {reason}")]
+pub struct CorruptGame {
+    pub game_id: i64,
+    pub reason: String,
+}
+
+impl GameRecord {
+    /// The player in one seat.
+    pub fn player(&self, seat: Seat) -> Option<&SeatedPlayer> {
+        self.players.iter().find(|p| p.seat == seat)
+    }
+
+    /// The name of the player in one seat, or "?" for an empty seat.
+    pub fn name_of(&self, seat: Seat) -> &str {
+        self.player(seat).map_or("?", |p| p.username.as_str())
+    }
+
+    /// The seat a user plays here, if they play.
+    pub fn seat_of(&self, user_id: i64) -> Option<Seat> {
+        self.players
+            .iter()
+            .find(|p| p.user_id == user_id)
+            .map(|p| p.seat)
+    }
+
+    /// Whether the game is being played.
+    pub fn is_started(&self) -> bool {
+        self.status == GameStatus::Started
+    }
+
+    /// The colour to move on the first board.
+    pub fn turn(&self) -> Color {
+        parse_color(&self.game.turn).unwrap_or(Color::White)
+    }
+
+    /// The seat to move on the first board.
+    pub fn seat_to_move(&self) -> Seat {
+        Seat::first_board(self.turn())
+    }
+
+    /// The ending written in the row (result and termination), if any.
+    pub fn stored_outcome(&self) -> Option<Outcome> {
+        let reason: EndReason = self.game.termination.as_deref()?.parse().ok()?;
+        let winner = match self.game.result.as_str() {
+            "1-0" => Some(Color::White),
+            "0-1" => Some(Color::Black),
+            "1/2-1/2" => None,
+            _ => return None,
+        };
+        Some(Outcome { winner, reason })
+    }
+
+    /// A refusal to replay this game, with why.
+    pub fn corrupt(&self, reason: impl Into<String>) -> CorruptGame {
+        CorruptGame {
+            game_id: self.game.id,
+            reason: reason.into(),
+        }
+    }
+}
+
+/// Loads a game with everything stored about it that a reader may be shown.
+pub fn load_game(conn: &mut DbConnection, game_id: i64) -> QueryResult<Option<GameRecord>> {
+    let Some(game) = games::table
+        .find(game_id)
+        .select(Game::as_select())
+        .first(conn)
+        .optional()?
+    else {
+        return Ok(None);
+    };
+    let status: GameStatus = game
+        .status
+        .parse()
+        .map_err(|e| diesel::result::Error::DeserializationError(Box::new(e)))?;
+    let players = load_players(conn, game_id)?;
+    let moves = moves::table
+        .filter(moves::game_id.eq(game_id))
+        .order((moves::board.asc(), moves::ply.asc()))
+        .select(Move::as_select())
+        .load(conn)?;
+    let messages = game_messages::table
+        .inner_join(users::table)
+        .filter(game_messages::game_id.eq(game_id))
+        // Private notes never travel with the game; only `messages::my_note` reads them.
+        .filter(game_messages::kind.ne("note"))
+        .order(game_messages::id.asc())
+        .select((GameMessage::as_select(), users::username))
+        .load::<(GameMessage, String)>(conn)?
+        .into_iter()
+        .map(|(message, author)| Message { message, author })
+        .collect();
+    Ok(Some(GameRecord {
+        game,
+        status,
+        players,
+        moves,
+        messages,
+    }))
+}
+
+/// The seated players with their banks, and all their leave read in one query.
+fn load_players(conn: &mut DbConnection, game_id: i64) -> QueryResult<Vec<SeatedPlayer>> {
+    let rows = game_players::table
+        .inner_join(users::table)
+        .filter(game_players::game_id.eq(game_id))
+        .order((game_players::board.asc(), game_players::color.desc()))
+        .select((
+            game_players::user_id,
+            users::username,
+            game_players::board,
+            game_players::color,
+            game_players::time_left_seconds,
+        ))
+        .load::<(i64, String, i32, String, Option<i64>)>(conn)?;
+    let ids: Vec<i64> = rows.iter().map(|r| r.0).collect();
+    let leave = leave_periods_of(conn, &ids)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(user_id, username, board, color, time_left_seconds)| {
+            Some(SeatedPlayer {
+                user_id,
+                username,
+                seat: Seat {
+                    board,
+                    color: parse_color(&color)?,
+                },
+                time_left_seconds,
+                leave: leave
+                    .iter()
+                    .filter(|(user, _)| *user == user_id)
+                    .map(|(_, period)| *period)
+                    .collect(),
+            })
+        })
+        .collect())
+}

@@ -1,0 +1,240 @@
+//! The game as the rules see it: one enum over the rules crate's two-player `Game`, the
+//! bughouse match and the minesweeper game, rebuilt from the record. Replays are kept in a
+//! small per-process cache checked against the stored moves, so that a request for a long game
+//! plays only the moves made since the last one instead of replaying from the start.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use diesel::prelude::*;
+use slowfuse_rules::bughouse::Board;
+use slowfuse_rules::minesweeper::{MinesweeperGame, MinesweeperOptions};
+use slowfuse_rules::{BughouseGame, Color, Game, Variant};
+
+use super::record::{CorruptGame, GameRecord};
+use super::seat::{Seat, parse_color};
+use super::status::GameStatus;
+use crate::db::DbConnection;
+use crate::models::Move;
+use crate::schema::game_players;
+
+/// The stored name of bughouse in `games.variant`.
+pub const BUGHOUSE: &str = "bughouse";
+/// The stored name of minesweeper in `games.variant`.
+pub const MINESWEEPER: &str = "minesweeper";
+
+/// A game as the rules crate plays it.
+#[derive(Clone, Debug)]
+pub enum RulesGame {
+    /// One board, two players: every shakmaty variant.
+    Chess(Game),
+    /// Two crazyhouse boards, four players in two teams.
+    Bughouse(BughouseGame),
+    /// Standard chess with hidden bombs: holds secret state.
+    Minesweeper(MinesweeperGame),
+}
+
+impl RulesGame {
+    /// The two-player game, for the actions that only it has.
+    pub fn chess(&self) -> Option<&Game> {
+        match self {
+            RulesGame::Chess(game) => Some(game),
+            _ => None,
+        }
+    }
+
+    /// Whether the rules say the game is over.
+    pub fn is_over(&self) -> bool {
+        match self {
+            RulesGame::Chess(g) => g.is_over(),
+            RulesGame::Bughouse(g) => g.is_over(),
+            RulesGame::Minesweeper(g) => g.is_over(),
+        }
+    }
+
+    /// The colour to move on a seat's board.
+    pub fn turn(&self, board: i32) -> Color {
+        match self {
+            RulesGame::Chess(g) => g.turn(),
+            RulesGame::Bughouse(g) => g.turn(board_of(board)),
+            RulesGame::Minesweeper(g) => g.turn(),
+        }
+    }
+
+    /// Whether it is this seat's turn on its board.
+    pub fn is_turn_of(&self, seat: Seat) -> bool {
+        self.turn(seat.board) == seat.color
+    }
+}
+
+/// The bughouse board of a stored board number.
+pub fn board_of(board: i32) -> Board {
+    if board == 1 { Board::B } else { Board::A }
+}
+
+impl GameRecord {
+    /// The two-player game as the rules see it, with any off-board ending; `CorruptGame` for
+    /// a bughouse or minesweeper record (see [`rules_game`]).
+    pub fn chess_game(&self) -> Result<Game, CorruptGame> {
+        let variant: Variant = self.game.variant.parse().map_err(|_| {
+            self.corrupt(format!("{} is not a two-player variant", self.game.variant))
+        })?;
+        let mut game = cached_replay(self, variant)?;
+        if game.outcome().is_none()
+            && self.status == GameStatus::Finished
+            && let Some(outcome) = self.stored_outcome()
+        {
+            game = game.with_outcome(outcome);
+        }
+        Ok(game)
+    }
+
+    fn bughouse_game(&self) -> Result<BughouseGame, CorruptGame> {
+        let fens: Vec<&str> = self.game.initial_fen.split(" | ").collect();
+        let [fen_a, fen_b] = fens[..] else {
+            return Err(self.corrupt("a bughouse start needs two FENs"));
+        };
+        let moves: Vec<(Board, String)> = self
+            .moves_in_order()
+            .map(|m| (board_of(m.board), m.uci.clone()))
+            .collect();
+        // An off-board ending (resignation, time, agreement) is the row's result and
+        // status; the actions check the status before asking the rules.
+        BughouseGame::replay([fen_a, fen_b], &moves).map_err(|e| self.corrupt(e.to_string()))
+    }
+
+    /// The moves in the order they were played (by id, across boards).
+    fn moves_in_order(&self) -> impl Iterator<Item = &Move> {
+        let mut moves: Vec<&Move> = self.moves.iter().collect();
+        moves.sort_by_key(|m| m.id);
+        moves.into_iter()
+    }
+}
+
+/// The game as the rules see it. Minesweeper reads its players' secret rows here, and only
+/// here: callers must never show the result to a reader but through its views.
+pub fn rules_game(conn: &mut DbConnection, record: &GameRecord) -> Result<RulesGame, RulesError> {
+    Ok(match record.game.variant.as_str() {
+        BUGHOUSE => RulesGame::Bughouse(record.bughouse_game()?),
+        MINESWEEPER => RulesGame::Minesweeper(minesweeper_game(conn, record)?),
+        _ => RulesGame::Chess(record.chess_game()?),
+    })
+}
+
+/// Why a game could not be rebuilt.
+#[derive(Debug, thiserror::Error)]
+pub enum RulesError {
+    #[error(transparent)]
+    Corrupt(#[from] CorruptGame),
+    #[error(transparent)]
+    Db(#[from] diesel::result::Error),
+}
+
+/// The minesweeper game from its options, both players' secret rows and the moves.
+fn minesweeper_game(
+    conn: &mut DbConnection,
+    record: &GameRecord,
+) -> Result<MinesweeperGame, RulesError> {
+    let options: MinesweeperOptions = record
+        .game
+        .variant_options
+        .parse()
+        .map_err(|_| record.corrupt("unreadable minesweeper options"))?;
+    let rows = read_secret_state(conn, record.game.id)?;
+    let row = |color: Color| {
+        rows.iter()
+            .find(|(c, _)| *c == color)
+            .map_or("", |(_, s)| s.as_str())
+    };
+    let ucis: Vec<String> = record.moves.iter().map(|m| m.uci.clone()).collect();
+    let mut game = MinesweeperGame::restore(options, row(Color::White), row(Color::Black), &ucis)
+        .map_err(|e| record.corrupt(e.to_string()))?;
+    if game.outcome().is_none()
+        && record.status == GameStatus::Finished
+        && let Some(outcome) = record.stored_outcome()
+    {
+        game = game.with_outcome(outcome);
+    }
+    Ok(game)
+}
+
+/// The players' secret rows (minesweeper bombs and counts), by colour. The one function that
+/// reads `game_players.secret_state`: never call it to show anything to a reader.
+pub fn read_secret_state(
+    conn: &mut DbConnection,
+    game_id: i64,
+) -> QueryResult<Vec<(Color, String)>> {
+    let rows: Vec<(String, Option<String>)> = game_players::table
+        .filter(game_players::game_id.eq(game_id))
+        .select((game_players::color, game_players::secret_state))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(color, state)| Some((parse_color(&color)?, state.unwrap_or_default())))
+        .collect())
+}
+
+/// Replays kept per game, at most this many games.
+const CACHE_GAMES: usize = 4096;
+
+/// One game's last replay: the moves' ids it holds (so that a changed history is noticed) and
+/// the game after them.
+struct Replayed {
+    initial_fen: String,
+    move_ids: Vec<i64>,
+    game: Arc<Game>,
+}
+
+fn cache() -> &'static Mutex<HashMap<i64, Replayed>> {
+    static CACHE: OnceLock<Mutex<HashMap<i64, Replayed>>> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// The game after the stored moves, from the cache when it holds a prefix of them (playing
+/// only the rest), else replayed from the start. Without an off-board ending.
+fn cached_replay(record: &GameRecord, variant: Variant) -> Result<Game, CorruptGame> {
+    let ids: Vec<i64> = record.moves.iter().map(|m| m.id).collect();
+    let start = {
+        let cache = cache().lock().unwrap_or_else(|e| e.into_inner());
+        cache
+            .get(&record.game.id)
+            .filter(|r| r.initial_fen == record.game.initial_fen && ids.starts_with(&r.move_ids))
+            .map(|r| (r.game.clone(), r.move_ids.len()))
+    };
+    let game = match start {
+        Some((game, done)) if done == ids.len() => game,
+        Some((game, done)) => Arc::new(play_on(record, (*game).clone(), done)?),
+        None => {
+            let ucis: Vec<String> = record.moves.iter().map(|m| m.uci.clone()).collect();
+            let game = Game::replay(variant, &record.game.initial_fen, &ucis)
+                .map_err(|e| record.corrupt(e.to_string()))?;
+            Arc::new(game)
+        }
+    };
+    let mut cache = cache().lock().unwrap_or_else(|e| e.into_inner());
+    if cache.len() >= CACHE_GAMES && !cache.contains_key(&record.game.id) {
+        // Forget some game: the cache is a speed-up, never the truth.
+        if let Some(&any) = cache.keys().next() {
+            cache.remove(&any);
+        }
+    }
+    cache.insert(
+        record.game.id,
+        Replayed {
+            initial_fen: record.game.initial_fen.clone(),
+            move_ids: ids,
+            game: game.clone(),
+        },
+    );
+    Ok(Arc::unwrap_or_clone(game))
+}
+
+/// Plays the stored moves from index `done` on.
+fn play_on(record: &GameRecord, mut game: Game, done: usize) -> Result<Game, CorruptGame> {
+    for m in &record.moves[done..] {
+        game = game
+            .play_uci(&m.uci)
+            .map_err(|e| record.corrupt(format!("move {} ({}): {e}", m.ply + 1, m.uci)))?;
+    }
+    Ok(game)
+}

@@ -1,0 +1,82 @@
+//! Seats: which board and which colour a player plays. A two-player game has one board
+//! (board 0); a bughouse match seats four players on boards 0 (a) and 1 (b).
+
+use slowfuse_rules::Color;
+use slowfuse_rules::bughouse;
+
+/// One seat at a game: a board and a colour on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Seat {
+    /// 0 for board a (the only board outside bughouse), 1 for board b.
+    pub board: i32,
+    /// The colour played on that board.
+    pub color: Color,
+}
+
+impl Seat {
+    /// The seat of `color` on the first (or only) board.
+    pub fn first_board(color: Color) -> Seat {
+        Seat { board: 0, color }
+    }
+
+    /// The opponent's seat on the same board.
+    pub fn opponent(self) -> Seat {
+        Seat {
+            board: self.board,
+            color: !self.color,
+        }
+    }
+
+    /// The stored name of the seat's colour.
+    pub fn color_name(self) -> &'static str {
+        color_name(self.color)
+    }
+
+    /// The bughouse seat (`A1`, `B1`, `B2`, `A2`) this is, on a board of a match.
+    pub fn bughouse(self) -> Option<bughouse::Seat> {
+        use bughouse::Seat::*;
+        match (self.board, self.color) {
+            (0, Color::White) => Some(A1),
+            (0, Color::Black) => Some(B1),
+            (1, Color::White) => Some(B2),
+            (1, Color::Black) => Some(A2),
+            _ => None,
+        }
+    }
+}
+
+/// Parses a stored colour name.
+pub fn parse_color(s: &str) -> Option<Color> {
+    match s {
+        "white" => Some(Color::White),
+        "black" => Some(Color::Black),
+        _ => None,
+    }
+}
+
+/// The stored name of a colour.
+pub fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bughouse_seats_follow_the_boards() {
+        let seat = |board, color| Seat { board, color }.bughouse();
+        assert_eq!(seat(0, Color::White), Some(bughouse::Seat::A1));
+        assert_eq!(seat(0, Color::Black), Some(bughouse::Seat::B1));
+        assert_eq!(seat(1, Color::White), Some(bughouse::Seat::B2));
+        assert_eq!(seat(1, Color::Black), Some(bughouse::Seat::A2));
+        assert_eq!(seat(2, Color::White), None);
+        assert_eq!(
+            Seat::first_board(Color::White).opponent().color,
+            Color::Black
+        );
+    }
+}

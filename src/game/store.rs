@@ -1,0 +1,151 @@
+//! Writing the game record: a move and the game row after it, banks, deadlines, draw offers,
+//! the end of a game. Rows only: the use cases above decide, check and notify.
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use slowfuse_rules::{Color, Outcome, PlayedMove};
+
+use super::seat::{Seat, color_name};
+use super::status::GameStatus;
+use crate::db::DbConnection;
+use crate::models::NewMove;
+use crate::schema::{game_players, games, moves};
+
+/// A move about to be stored: who played what, at which ply, and the position after it.
+pub struct MoveToStore<'a> {
+    pub game_id: i64,
+    pub seat: Seat,
+    pub user_id: i64,
+    /// The ply the move is played at (0 for the first move).
+    pub ply: i32,
+    pub played: &'a PlayedMove,
+    pub fen_after: &'a str,
+    pub comment: Option<&'a str>,
+}
+
+/// The game row after a move.
+pub struct AfterMove<'a> {
+    pub fen: &'a str,
+    pub ply: i32,
+    pub turn: Color,
+    pub deadline: Option<NaiveDateTime>,
+    /// The draw offer that still stands (the mover's own; the opponent's lapses).
+    pub draw_offer: Option<Seat>,
+}
+
+/// Inserts the move row (unique on game, board and ply: a second line of defence against a
+/// double submission) and advances the game row.
+pub fn store_move(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    m: &MoveToStore<'_>,
+    after: &AfterMove<'_>,
+) -> QueryResult<()> {
+    diesel::insert_into(moves::table)
+        .values(NewMove {
+            game_id: m.game_id,
+            board: m.seat.board,
+            ply: m.ply,
+            uci: &m.played.uci,
+            san: &m.played.san,
+            fen_after: m.fen_after,
+            player_id: Some(m.user_id),
+            comment: m.comment,
+            played_at: now,
+        })
+        .execute(conn)?;
+    diesel::update(games::table.find(m.game_id))
+        .set((
+            games::fen.eq(after.fen),
+            games::ply.eq(after.ply),
+            games::turn.eq(color_name(after.turn)),
+            games::last_move_at.eq(Some(now)),
+            games::updated_at.eq(now),
+            games::deadline_at.eq(after.deadline),
+            games::draw_offer.eq(after.draw_offer.map(Seat::color_name)),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Sets one seat's time bank.
+pub fn set_bank(
+    conn: &mut DbConnection,
+    game_id: i64,
+    seat: Seat,
+    bank: Option<i64>,
+) -> QueryResult<()> {
+    diesel::update(
+        game_players::table
+            .filter(game_players::game_id.eq(game_id))
+            .filter(game_players::board.eq(seat.board))
+            .filter(game_players::color.eq(seat.color_name())),
+    )
+    .set(game_players::time_left_seconds.eq(bank))
+    .execute(conn)?;
+    Ok(())
+}
+
+/// Sets the deadline of the player to move.
+pub fn set_deadline(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    game_id: i64,
+    deadline: Option<NaiveDateTime>,
+) -> QueryResult<()> {
+    diesel::update(games::table.find(game_id))
+        .set((games::deadline_at.eq(deadline), games::updated_at.eq(now)))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Sets or clears the standing draw offer.
+pub fn set_draw_offer(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    game_id: i64,
+    offer: Option<Seat>,
+) -> QueryResult<()> {
+    diesel::update(games::table.find(game_id))
+        .set((
+            games::draw_offer.eq(offer.map(Seat::color_name)),
+            games::updated_at.eq(now),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Writes the end of a game: result, termination, no deadline, no offer.
+pub fn write_finish(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    game_id: i64,
+    outcome: &Outcome,
+) -> QueryResult<()> {
+    diesel::update(games::table.find(game_id))
+        .set((
+            games::status.eq(GameStatus::Finished.as_str()),
+            games::result.eq(outcome.result()),
+            games::termination.eq(Some(outcome.reason.as_str())),
+            games::finished_at.eq(Some(now)),
+            games::deadline_at.eq(None::<NaiveDateTime>),
+            games::draw_offer.eq(None::<String>),
+            games::updated_at.eq(now),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Calls a game off without a result.
+pub fn write_abort(conn: &mut DbConnection, now: NaiveDateTime, game_id: i64) -> QueryResult<()> {
+    diesel::update(games::table.find(game_id))
+        .set((
+            games::status.eq(GameStatus::Aborted.as_str()),
+            games::finished_at.eq(Some(now)),
+            games::deadline_at.eq(None::<NaiveDateTime>),
+            games::draw_offer.eq(None::<String>),
+            games::updated_at.eq(now),
+        ))
+        .execute(conn)?;
+    Ok(())
+}

@@ -1,0 +1,23 @@
+//! Ending a game with a result: the row, the ratings and the "game over" mail, in the caller's
+//! transaction. Every ending goes through here: a move that ends the game, an action, the
+//! worker's flag.
+
+use chrono::NaiveDateTime;
+use diesel::QueryResult;
+use slowfuse_rules::Outcome;
+
+use crate::db::DbConnection;
+use crate::game::store::write_finish;
+
+/// Ends the game: writes the result, rates it, and records the "game over" event.
+pub fn finish_game(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    game_id: i64,
+    outcome: &Outcome,
+) -> QueryResult<()> {
+    write_finish(conn, now, game_id, outcome)?;
+    crate::usecases::ratings::record_result(conn, now, game_id, outcome)?;
+    crate::usecases::notify::game_over(conn, now, game_id)?;
+    Ok(())
+}
