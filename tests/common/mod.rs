@@ -36,11 +36,28 @@ pub struct Options {
     pub worker_interval: Option<u64>,
 }
 
-/// The PostgreSQL server URL for tests, if configured.
+/// Whether the tests run under CI (`CI` set, and not empty, `false` or `0`): there, a test
+/// that lacks what it needs fails instead of skipping.
+pub fn under_ci() -> bool {
+    std::env::var("CI")
+        .is_ok_and(|v| !matches!(v.trim().to_ascii_lowercase().as_str(), "" | "0" | "false"))
+}
+
+/// The PostgreSQL server URL for tests, if configured. `None` means the PostgreSQL tests skip,
+/// except under CI, where a missing URL fails the test instead.
 pub fn postgres_url() -> Option<String> {
-    std::env::var("SLOWFUSE_TEST_POSTGRES")
+    let url = std::env::var("SLOWFUSE_TEST_POSTGRES")
         .ok()
-        .filter(|u| !u.is_empty())
+        .filter(|u| !u.is_empty());
+    if url.is_none() {
+        assert!(
+            !under_ci(),
+            "CI must run the PostgreSQL tests: set SLOWFUSE_TEST_POSTGRES to a server URL \
+             (a role that may create databases), as .ci/run does"
+        );
+        eprintln!("SKIPPED: set SLOWFUSE_TEST_POSTGRES to run the PostgreSQL tests");
+    }
+    url
 }
 
 /// Makes an empty database on the test PostgreSQL server and returns its URL.
@@ -70,7 +87,8 @@ fn rand_suffix() -> String {
     format!("{}_{}", std::process::id(), nanos % 1_000_000_000_000)
 }
 
-/// Spawns the app; `None` when the backend is not available here (Postgres not configured).
+/// Spawns the app; `None` when the backend is not available here (PostgreSQL not configured,
+/// outside CI: see [`postgres_url`]).
 pub fn spawn_app(backend: Backend) -> Option<TestApp> {
     spawn_app_with(backend, Options::default())
 }
@@ -92,10 +110,7 @@ pub fn spawn_app_with_env(
         Backend::Sqlite => format!("sqlite://{}", dir.path().join("test.db").display()),
         Backend::Postgres => match postgres_url() {
             Some(server) => fresh_postgres_database(&server),
-            None => {
-                eprintln!("SKIPPED: set SLOWFUSE_TEST_POSTGRES to run the PostgreSQL tests");
-                return None;
-            }
+            None => return None,
         },
     };
     let mut env = vec![
