@@ -6,6 +6,7 @@ pub mod config;
 pub mod db;
 pub mod mail;
 pub mod models;
+pub mod random;
 pub mod rules_cli;
 // `schema.rs` is written by `diesel print-schema` (see `diesel.toml`, checked by
 // `scripts/check-schema.sh`) and never edited by hand, so its module doc lives here.

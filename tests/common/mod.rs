@@ -9,6 +9,7 @@ use diesel::connection::SimpleConnection;
 use serde_json::{Value, json};
 use slowfuse::clock::SystemClock;
 use slowfuse::config::Settings;
+use slowfuse::random::SystemRandom;
 use slowfuse::startup::Application;
 
 /// Which database a test runs against.
@@ -32,6 +33,8 @@ pub struct TestApp {
 pub struct Options {
     /// The clock the app reads; the system clock when `None`.
     pub clock: Option<Arc<dyn slowfuse::clock::Clock>>,
+    /// What the app draws at random (colours, Chess960 starts); the system's when `None`.
+    pub random: Option<Arc<dyn slowfuse::random::Random>>,
     /// Run the background worker every this many seconds; no worker when `None`.
     pub worker_interval: Option<u64>,
 }
@@ -137,12 +140,14 @@ pub fn spawn_app_with_env(
     env.extend(settings_env);
     let clock: Arc<dyn slowfuse::clock::Clock> =
         options.clock.unwrap_or_else(|| Arc::new(SystemClock));
+    let random: Arc<dyn slowfuse::random::Random> =
+        options.random.unwrap_or_else(|| Arc::new(SystemRandom));
     let config_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("config");
     let settings = Settings::load_from(&config_dir, env).expect("settings");
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         actix_web::rt::System::new().block_on(async move {
-            let app = Application::build(settings, clock).expect("build app");
+            let app = Application::build(settings, clock, random).expect("build app");
             tx.send((app.port(), app.state.clone())).unwrap();
             let _ = app.run_until_stopped().await;
         })
@@ -416,7 +421,7 @@ pub fn app_at_t0(backend: Backend) -> Option<(TestApp, Arc<slowfuse::clock::Fixe
         backend,
         Options {
             clock: Some(clock.clone()),
-            worker_interval: None,
+            ..Options::default()
         },
     )?;
     Some((app, clock))
