@@ -23,6 +23,7 @@ use shakmaty::variant::Atomic;
 use shakmaty::{Chess, Position};
 use slowfuse::clock::SystemClock;
 use slowfuse::config::Settings;
+use slowfuse::random::SystemRandom;
 use slowfuse::startup::Application;
 use slowfuse_rules::{Game, STANDARD_START_FEN, Variant};
 
@@ -197,7 +198,9 @@ impl Server {
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             actix_web::rt::System::new().block_on(async move {
-                let app = Application::build(settings, Arc::new(SystemClock)).expect("build app");
+                let app =
+                    Application::build(settings, Arc::new(SystemClock), Arc::new(SystemRandom))
+                        .expect("build app");
                 tx.send(app.port()).expect("report the port");
                 let _ = app.run_until_stopped().await;
             })

@@ -91,7 +91,11 @@ fn send_test_email(settings: &Settings, address: &str) -> anyhow::Result<()> {
 fn serve(settings: Settings) -> anyhow::Result<()> {
     actix_web::rt::System::new().block_on(async move {
         let bind = settings.server.bind.clone();
-        let app = Application::build(settings, Arc::new(SystemClock))?;
+        let app = Application::build(
+            settings,
+            Arc::new(SystemClock),
+            Arc::new(crate::random::SystemRandom),
+        )?;
         println!("Slowfuse is serving on http://{bind}");
         app.run_until_stopped().await?;
         Ok(())

@@ -1,10 +1,9 @@
-// @generated in the shape `diesel print-schema` writes; regenerate after changing migrations.
-//! Table definitions shared by the SQLite and PostgreSQL backends.
+// @generated automatically by Diesel CLI.
 
 diesel::table! {
     api_tokens (id) {
-        id -> BigInt,
-        user_id -> BigInt,
+        id -> Int8,
+        user_id -> Int8,
         token_hash -> Text,
         label -> Text,
         created_at -> Timestamp,
@@ -14,24 +13,24 @@ diesel::table! {
 
 diesel::table! {
     challenges (id) {
-        id -> BigInt,
-        creator_id -> BigInt,
-        opponent_id -> Nullable<BigInt>,
+        id -> Int8,
+        creator_id -> Int8,
+        opponent_id -> Nullable<Int8>,
         kind -> Text,
         share_token -> Text,
         variant -> Text,
         variant_options -> Text,
         color -> Text,
         time_control -> Text,
-        days_per_move -> Nullable<Integer>,
-        increment_seconds -> Nullable<Integer>,
-        cap_seconds -> Nullable<Integer>,
+        days_per_move -> Nullable<Int4>,
+        increment_seconds -> Nullable<Int4>,
+        cap_seconds -> Nullable<Int4>,
         rated -> Bool,
         status -> Text,
-        game_id -> Nullable<BigInt>,
+        game_id -> Nullable<Int8>,
         created_at -> Timestamp,
         updated_at -> Timestamp,
-        initial_seconds -> Nullable<Integer>,
+        initial_seconds -> Nullable<Int4>,
         auto_flag -> Bool,
         is_public -> Bool,
     }
@@ -39,10 +38,10 @@ diesel::table! {
 
 diesel::table! {
     conditional_moves (id) {
-        id -> BigInt,
-        game_id -> BigInt,
-        user_id -> BigInt,
-        base_ply -> Integer,
+        id -> Int8,
+        game_id -> Int8,
+        user_id -> Int8,
+        base_ply -> Int4,
         lines -> Text,
         created_at -> Timestamp,
         updated_at -> Timestamp,
@@ -51,8 +50,8 @@ diesel::table! {
 
 diesel::table! {
     email_preferences (id) {
-        id -> BigInt,
-        user_id -> BigInt,
+        id -> Int8,
+        user_id -> Int8,
         kind -> Text,
         mode -> Text,
         updated_at -> Timestamp,
@@ -61,10 +60,10 @@ diesel::table! {
 
 diesel::table! {
     game_messages (id) {
-        id -> BigInt,
-        game_id -> BigInt,
-        user_id -> BigInt,
-        ply -> Integer,
+        id -> Int8,
+        game_id -> Int8,
+        user_id -> Int8,
+        ply -> Int4,
         kind -> Text,
         body -> Text,
         created_at -> Timestamp,
@@ -72,43 +71,43 @@ diesel::table! {
 }
 
 diesel::table! {
+    game_players (id) {
+        id -> Int8,
+        game_id -> Int8,
+        user_id -> Int8,
+        board -> Int4,
+        color -> Text,
+        time_left_seconds -> Nullable<Int8>,
+        secret_state -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
     game_tags (id) {
-        id -> BigInt,
-        user_id -> BigInt,
-        game_id -> BigInt,
+        id -> Int8,
+        user_id -> Int8,
+        game_id -> Int8,
         tag -> Text,
         created_at -> Timestamp,
     }
 }
 
 diesel::table! {
-    game_players (id) {
-        id -> BigInt,
-        game_id -> BigInt,
-        user_id -> BigInt,
-        board -> Integer,
-        color -> Text,
-        time_left_seconds -> Nullable<BigInt>,
-        secret_state -> Nullable<Text>,
-    }
-}
-
-diesel::table! {
     games (id) {
-        id -> BigInt,
+        id -> Int8,
         variant -> Text,
         variant_options -> Text,
         initial_fen -> Text,
         fen -> Text,
-        ply -> Integer,
+        ply -> Int4,
         turn -> Text,
         status -> Text,
         result -> Text,
         termination -> Nullable<Text>,
         time_control -> Text,
-        days_per_move -> Nullable<Integer>,
-        increment_seconds -> Nullable<Integer>,
-        cap_seconds -> Nullable<Integer>,
+        days_per_move -> Nullable<Int4>,
+        increment_seconds -> Nullable<Int4>,
+        cap_seconds -> Nullable<Int4>,
         deadline_at -> Nullable<Timestamp>,
         rated -> Bool,
         is_public -> Bool,
@@ -117,15 +116,15 @@ diesel::table! {
         updated_at -> Timestamp,
         last_move_at -> Nullable<Timestamp>,
         finished_at -> Nullable<Timestamp>,
-        initial_seconds -> Nullable<Integer>,
+        initial_seconds -> Nullable<Int4>,
         auto_flag -> Bool,
     }
 }
 
 diesel::table! {
     leaves (id) {
-        id -> BigInt,
-        user_id -> BigInt,
+        id -> Int8,
+        user_id -> Int8,
         starts_at -> Timestamp,
         ends_at -> Timestamp,
         created_at -> Timestamp,
@@ -134,7 +133,7 @@ diesel::table! {
 
 diesel::table! {
     login_attempts (id) {
-        id -> BigInt,
+        id -> Int8,
         throttle_key -> Text,
         attempted_at -> Timestamp,
     }
@@ -142,14 +141,14 @@ diesel::table! {
 
 diesel::table! {
     moves (id) {
-        id -> BigInt,
-        game_id -> BigInt,
-        board -> Integer,
-        ply -> Integer,
+        id -> Int8,
+        game_id -> Int8,
+        board -> Int4,
+        ply -> Int4,
         uci -> Text,
         san -> Text,
         fen_after -> Text,
-        player_id -> Nullable<BigInt>,
+        player_id -> Nullable<Int8>,
         comment -> Nullable<Text>,
         played_at -> Timestamp,
     }
@@ -157,14 +156,14 @@ diesel::table! {
 
 diesel::table! {
     outbox (id) {
-        id -> BigInt,
+        id -> Int8,
         kind -> Text,
-        user_id -> BigInt,
-        game_id -> Nullable<BigInt>,
+        user_id -> Int8,
+        game_id -> Nullable<Int8>,
         dedup_key -> Text,
         payload -> Text,
         status -> Text,
-        attempts -> Integer,
+        attempts -> Int4,
         next_attempt_at -> Timestamp,
         last_error -> Nullable<Text>,
         created_at -> Timestamp,
@@ -175,37 +174,37 @@ diesel::table! {
 
 diesel::table! {
     rating_history (id) {
-        id -> BigInt,
-        user_id -> BigInt,
+        id -> Int8,
+        user_id -> Int8,
         variant -> Text,
-        game_id -> BigInt,
-        opponent_id -> BigInt,
-        score -> Double,
-        rating_before -> Double,
-        deviation_before -> Double,
-        rating_after -> Double,
-        deviation_after -> Double,
-        volatility_after -> Double,
+        game_id -> Int8,
+        opponent_id -> Int8,
+        score -> Float8,
+        rating_before -> Float8,
+        deviation_before -> Float8,
+        rating_after -> Float8,
+        deviation_after -> Float8,
+        volatility_after -> Float8,
         created_at -> Timestamp,
     }
 }
 
 diesel::table! {
     ratings (id) {
-        id -> BigInt,
-        user_id -> BigInt,
+        id -> Int8,
+        user_id -> Int8,
         variant -> Text,
-        rating -> Double,
-        deviation -> Double,
-        volatility -> Double,
-        games -> Integer,
+        rating -> Float8,
+        deviation -> Float8,
+        volatility -> Float8,
+        games -> Int4,
         updated_at -> Timestamp,
     }
 }
 
 diesel::table! {
     users (id) {
-        id -> BigInt,
+        id -> Int8,
         username -> Text,
         username_key -> Text,
         email -> Text,
@@ -213,11 +212,14 @@ diesel::table! {
         password_hash -> Text,
         time_zone -> Text,
         created_at -> Timestamp,
-        digest_hour -> Integer,
+        digest_hour -> Int4,
     }
 }
 
 diesel::joinable!(api_tokens -> users (user_id));
+diesel::joinable!(challenges -> games (game_id));
+diesel::joinable!(conditional_moves -> games (game_id));
+diesel::joinable!(conditional_moves -> users (user_id));
 diesel::joinable!(email_preferences -> users (user_id));
 diesel::joinable!(game_messages -> games (game_id));
 diesel::joinable!(game_messages -> users (user_id));
@@ -225,7 +227,9 @@ diesel::joinable!(game_players -> games (game_id));
 diesel::joinable!(game_players -> users (user_id));
 diesel::joinable!(game_tags -> games (game_id));
 diesel::joinable!(game_tags -> users (user_id));
+diesel::joinable!(leaves -> users (user_id));
 diesel::joinable!(moves -> games (game_id));
+diesel::joinable!(moves -> users (player_id));
 diesel::joinable!(outbox -> games (game_id));
 diesel::joinable!(outbox -> users (user_id));
 diesel::joinable!(rating_history -> games (game_id));

@@ -15,6 +15,7 @@ use actix_web::{App, HttpServer, web};
 use crate::clock::Clock;
 use crate::config::Settings;
 use crate::db;
+use crate::random::Random;
 use crate::web::{AppState, routes};
 
 /// A configured server, bound to its port, ready to run.
@@ -25,8 +26,13 @@ pub struct Application {
 }
 
 impl Application {
-    /// Connects to the database, applies migrations, binds the listener.
-    pub fn build(settings: Settings, clock: Arc<dyn Clock>) -> anyhow::Result<Application> {
+    /// Connects to the database, applies migrations, binds the listener. The clock and the
+    /// source of chance are injected: the system's in production, controlled ones in tests.
+    pub fn build(
+        settings: Settings,
+        clock: Arc<dyn Clock>,
+        random: Arc<dyn Random>,
+    ) -> anyhow::Result<Application> {
         let pool = db::connect(&settings.database)?;
         let applied = db::migrate(&mut *pool.get()?)?;
         if applied > 0 {
@@ -45,6 +51,7 @@ impl Application {
             pool,
             settings: Arc::new(settings),
             clock,
+            random,
             signer: crate::mail::Signer::from_secret(key.master()),
         };
         let server = run(listener, state.clone(), key)?;

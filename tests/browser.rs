@@ -17,7 +17,7 @@ const PHONE: (u32, u32) = (390, 844);
 fn chromedriver() -> Option<PathBuf> {
     let found = webdriver::chromedriver_path();
     if found.is_none() {
-        if std::env::var_os("CI").is_some_and(|v| !v.is_empty()) {
+        if common::under_ci() {
             panic!(
                 "chromedriver not installed; CI must run the browser test (apt-get install chromium chromium-driver)"
             );

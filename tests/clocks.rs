@@ -274,6 +274,7 @@ fn the_background_worker_ends_overdue_games_by_itself() {
         Options {
             clock: Some(clock.clone()),
             worker_interval: Some(1),
+            ..Options::default()
         },
     )
     .unwrap();

@@ -7,6 +7,7 @@ use slowfuse_rules::Variant;
 use crate::db::DbConnection;
 use crate::game::clock::{deadline, from_columns, to_columns};
 use crate::models::{Challenge, NewChallenge, NewGame, NewGamePlayer};
+use crate::random::Random;
 use crate::schema::{challenges, game_players, games, users};
 use crate::usecases::accounts::user_by_name;
 use crate::usecases::clocks::{TimeControlError, TimeControlRequest};
@@ -243,10 +244,12 @@ fn username_of(conn: &mut DbConnection, id: i64) -> QueryResult<String> {
 }
 
 /// Accepts a challenge and creates its game; returns the game id. Exactly one acceptance
-/// wins when two arrive together.
+/// wins when two arrive together. `random` draws a random colour (a coin showing true gives
+/// the challenger White) and the Chess960 start position.
 pub fn accept_challenge(
     conn: &mut DbConnection,
     now: NaiveDateTime,
+    random: &dyn Random,
     challenge_id: i64,
     acceptor_id: i64,
     link_token: Option<&str>,
@@ -282,7 +285,7 @@ pub fn accept_challenge(
         let creator_white = match c.color.as_str() {
             "white" => true,
             "black" => false,
-            _ => rand::random::<bool>(),
+            _ => random.coin(),
         };
         let (white, black) = if creator_white {
             (c.creator_id, acceptor_id)
@@ -295,7 +298,7 @@ pub fn accept_challenge(
             .map_err(|_| ChallengeError::UnknownVariant(c.variant.clone()))?;
         let start = match variant {
             // Each Chess960 game draws one of the 960 start positions.
-            Variant::Chess960 => slowfuse_rules::Game::chess960(rand::random_range(0..960))
+            Variant::Chess960 => slowfuse_rules::Game::chess960(random.below(960) as u16)
                 .expect("0..960 is a valid start position number"),
             _ => slowfuse_rules::Game::new(variant),
         };

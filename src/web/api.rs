@@ -291,10 +291,11 @@ async fn accept_challenge(
     body: Option<web::Json<AcceptBody>>,
 ) -> Result<HttpResponse, ApiError> {
     let now = state.now();
+    let random = state.random.clone();
     let id = path.into_inner();
     let token = body.and_then(|b| b.into_inner().token);
     let game_id = state
-        .db(move |c| challenges::accept_challenge(c, now, id, user.id, token.as_deref()))
+        .db(move |c| challenges::accept_challenge(c, now, &*random, id, user.id, token.as_deref()))
         .await??;
     Ok(HttpResponse::Created().json(json!({ "game_id": game_id })))
 }

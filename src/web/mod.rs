@@ -18,6 +18,7 @@ use actix_web::web;
 use crate::clock::Clock;
 use crate::config::Settings;
 use crate::db::{DbConnection, DbPool};
+use crate::random::Random;
 use errors::WebError;
 use session::Flash;
 
@@ -27,6 +28,8 @@ pub struct AppState {
     pub pool: DbPool,
     pub settings: Arc<Settings>,
     pub clock: Arc<dyn Clock>,
+    /// Draws what is left to chance: a random colour, a Chess960 start.
+    pub random: Arc<dyn Random>,
     /// Signs and checks the tokens of mail links (unsubscribe, address confirmation).
     pub signer: crate::mail::Signer,
 }

@@ -9,6 +9,7 @@ use diesel::connection::SimpleConnection;
 use serde_json::{Value, json};
 use slowfuse::clock::SystemClock;
 use slowfuse::config::Settings;
+use slowfuse::random::SystemRandom;
 use slowfuse::startup::Application;
 
 /// Which database a test runs against.
@@ -32,15 +33,34 @@ pub struct TestApp {
 pub struct Options {
     /// The clock the app reads; the system clock when `None`.
     pub clock: Option<Arc<dyn slowfuse::clock::Clock>>,
+    /// What the app draws at random (colours, Chess960 starts); the system's when `None`.
+    pub random: Option<Arc<dyn slowfuse::random::Random>>,
     /// Run the background worker every this many seconds; no worker when `None`.
     pub worker_interval: Option<u64>,
 }
 
-/// The PostgreSQL server URL for tests, if configured.
+/// Whether the tests run under CI (`CI` set, and not empty, `false` or `0`): there, a test
+/// that lacks what it needs fails instead of skipping.
+pub fn under_ci() -> bool {
+    std::env::var("CI")
+        .is_ok_and(|v| !matches!(v.trim().to_ascii_lowercase().as_str(), "" | "0" | "false"))
+}
+
+/// The PostgreSQL server URL for tests, if configured. `None` means the PostgreSQL tests skip,
+/// except under CI, where a missing URL fails the test instead.
 pub fn postgres_url() -> Option<String> {
-    std::env::var("SLOWFUSE_TEST_POSTGRES")
+    let url = std::env::var("SLOWFUSE_TEST_POSTGRES")
         .ok()
-        .filter(|u| !u.is_empty())
+        .filter(|u| !u.is_empty());
+    if url.is_none() {
+        assert!(
+            !under_ci(),
+            "CI must run the PostgreSQL tests: set SLOWFUSE_TEST_POSTGRES to a server URL \
+             (a role that may create databases), as .ci/run does"
+        );
+        eprintln!("SKIPPED: set SLOWFUSE_TEST_POSTGRES to run the PostgreSQL tests");
+    }
+    url
 }
 
 /// Makes an empty database on the test PostgreSQL server and returns its URL.
@@ -70,7 +90,8 @@ fn rand_suffix() -> String {
     format!("{}_{}", std::process::id(), nanos % 1_000_000_000_000)
 }
 
-/// Spawns the app; `None` when the backend is not available here (Postgres not configured).
+/// Spawns the app; `None` when the backend is not available here (PostgreSQL not configured,
+/// outside CI: see [`postgres_url`]).
 pub fn spawn_app(backend: Backend) -> Option<TestApp> {
     spawn_app_with(backend, Options::default())
 }
@@ -92,10 +113,7 @@ pub fn spawn_app_with_env(
         Backend::Sqlite => format!("sqlite://{}", dir.path().join("test.db").display()),
         Backend::Postgres => match postgres_url() {
             Some(server) => fresh_postgres_database(&server),
-            None => {
-                eprintln!("SKIPPED: set SLOWFUSE_TEST_POSTGRES to run the PostgreSQL tests");
-                return None;
-            }
+            None => return None,
         },
     };
     let mut env = vec![
@@ -122,12 +140,14 @@ pub fn spawn_app_with_env(
     env.extend(settings_env);
     let clock: Arc<dyn slowfuse::clock::Clock> =
         options.clock.unwrap_or_else(|| Arc::new(SystemClock));
+    let random: Arc<dyn slowfuse::random::Random> =
+        options.random.unwrap_or_else(|| Arc::new(SystemRandom));
     let config_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("config");
     let settings = Settings::load_from(&config_dir, env).expect("settings");
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         actix_web::rt::System::new().block_on(async move {
-            let app = Application::build(settings, clock).expect("build app");
+            let app = Application::build(settings, clock, random).expect("build app");
             tx.send((app.port(), app.state.clone())).unwrap();
             let _ = app.run_until_stopped().await;
         })
@@ -401,7 +421,7 @@ pub fn app_at_t0(backend: Backend) -> Option<(TestApp, Arc<slowfuse::clock::Fixe
         backend,
         Options {
             clock: Some(clock.clone()),
-            worker_interval: None,
+            ..Options::default()
         },
     )?;
     Some((app, clock))

@@ -228,8 +228,9 @@ pub async fn accept(
     let id = path.into_inner();
     let token = form.into_inner().token;
     let now = state.now();
+    let random = state.random.clone();
     match state
-        .db(move |c| challenges::accept_challenge(c, now, id, me, token.as_deref()))
+        .db(move |c| challenges::accept_challenge(c, now, &*random, id, me, token.as_deref()))
         .await?
     {
         Ok(game_id) => Ok(see_other(&format!("/games/{game_id}"))),
