@@ -4,6 +4,7 @@ pub mod cli;
 pub mod clock;
 pub mod config;
 pub mod db;
+pub mod export;
 pub mod game;
 pub mod mail;
 pub mod models;

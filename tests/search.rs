@@ -24,6 +24,7 @@ search_tests!(
     each_filter_narrows_the_list,
     both_orders_and_paging,
     pgn_download_holds_exactly_the_matching_games,
+    a_damaged_game_is_left_out_of_the_download,
     bad_searches_are_refused_with_a_message,
     tags_are_added_and_removed_on_the_game_page,
     tags_are_added_and_removed_through_the_api,
@@ -353,6 +354,21 @@ fn pgn_download_holds_exactly_the_matching_games(f: &Fixture) {
     let link = regex::Regex::new(r#"id="pgn-link" href="([^"]+)""#).unwrap();
     let href = unescape(&link.captures(&page.body).expect("a PGN link")[1]);
     assert_eq!(href, "/search.pgn?variant=atomic&per_page=1");
+}
+
+fn a_damaged_game_is_left_out_of_the_download(f: &Fixture) {
+    use diesel::prelude::*;
+    use slowfuse::schema::moves;
+    let mut conn = f.app.state.pool.get().unwrap();
+    diesel::update(moves::table.filter(moves::game_id.eq(f.g1)))
+        .set(moves::uci.eq("a1a1"))
+        .execute(&mut *conn)
+        .unwrap();
+    let (status, pgn) = f.app.get_text("/search.pgn?player=alice");
+    assert_eq!(status, 200);
+    assert_eq!(pgn_games(&pgn), vec![f.g3, f.g6, f.g2], "{pgn}");
+    // Alone, the damaged game is the server's fault, not the reader's.
+    assert_eq!(f.app.get_text(&format!("/games/{}.pgn", f.g1)).0, 500);
 }
 
 fn bad_searches_are_refused_with_a_message(f: &Fixture) {

@@ -4,7 +4,8 @@
 use chrono::NaiveDateTime;
 use lettre::message::Mailbox;
 
-use super::compose::{ComposeFailure, Composed, Context, compose};
+use super::compose::{Composed, compose};
+use super::context::{ComposeFailure, Context};
 use super::messages::*;
 use super::tokens::Signer;
 use super::transport::{Mailer, SendError, from_mailbox};

@@ -5,10 +5,10 @@
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 
-use super::compose::{
-    Body, ComposeFailure, Context, body_for, local_words, time_left_words, variant_name,
-};
+use super::context::{Body, ComposeFailure, Context};
+use super::events::event_body;
 use super::messages::{DigestEmail, DigestEvent, DigestGame};
+use super::words::{local_words, time_left_words, variant_name};
 use crate::db::DbConnection;
 use crate::models::{OutboxRow, User};
 use crate::schema::outbox;
@@ -24,41 +24,8 @@ pub fn digest(
     user: &User,
     payload: &serde_json::Value,
 ) -> Result<Option<DigestEmail>, ComposeFailure> {
-    let games: Vec<DigestGame> = my_queue(conn, user.id)?
-        .into_iter()
-        .map(|g| DigestGame {
-            game_id: g.id,
-            game_url: ctx.url(&format!("/games/{}", g.id)),
-            opponent: match g.my_color {
-                slowfuse_rules::Color::White => g.black,
-                slowfuse_rules::Color::Black => g.white,
-            },
-            variant: variant_name(&g.variant),
-            time_left: g.deadline_at.map(|d| time_left_words(now, d)),
-            deadline: g.deadline_at.map(|d| local_words(d, user)),
-        })
-        .collect();
-    let ids: Vec<i64> = payload["events"]
-        .as_array()
-        .map(|a| a.iter().filter_map(serde_json::Value::as_i64).collect())
-        .unwrap_or_default();
-    let rows: Vec<OutboxRow> = outbox::table
-        .filter(outbox::id.eq_any(&ids))
-        .filter(outbox::user_id.eq(user.id))
-        .order(outbox::id.asc())
-        .select(OutboxRow::as_select())
-        .load(conn)?;
-    let mut events = Vec::new();
-    for row in rows {
-        let Some(kind) = Kind::parse(&row.kind).filter(|k| k.may_wait_for_digest()) else {
-            continue;
-        };
-        // The same check as for a mail of its own: an offer withdrawn since, a challenge
-        // no longer open or a cancelled leave is left out.
-        if let Ok(body) = body_for(conn, now, ctx, &row, kind, user)? {
-            events.push(event_line(ctx, &row, kind, &body));
-        }
-    }
+    let games = games_awaiting(conn, now, ctx, user)?;
+    let events = held_events(conn, now, ctx, user, payload)?;
     if games.is_empty() && events.is_empty() {
         return Ok(None);
     }
@@ -77,6 +44,61 @@ pub fn digest(
             "You get this daily digest because you chose the digest for some Slowfuse mails in your settings.",
         ),
     }))
+}
+
+/// The games awaiting `user`'s move, most urgent first.
+fn games_awaiting(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    ctx: &Context,
+    user: &User,
+) -> QueryResult<Vec<DigestGame>> {
+    Ok(my_queue(conn, user.id)?
+        .into_iter()
+        .map(|g| DigestGame {
+            game_id: g.id,
+            game_url: ctx.url(&format!("/games/{}", g.id)),
+            opponent: match g.my_color {
+                slowfuse_rules::Color::White => g.black,
+                slowfuse_rules::Color::Black => g.white,
+            },
+            variant: variant_name(&g.variant),
+            time_left: g.deadline_at.map(|d| time_left_words(now, d)),
+            deadline: g.deadline_at.map(|d| local_words(d, user)),
+        })
+        .collect())
+}
+
+/// A line for each held event of the payload that still matters.
+fn held_events(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    ctx: &Context,
+    user: &User,
+    payload: &serde_json::Value,
+) -> Result<Vec<DigestEvent>, ComposeFailure> {
+    let ids: Vec<i64> = payload["events"]
+        .as_array()
+        .map(|a| a.iter().filter_map(serde_json::Value::as_i64).collect())
+        .unwrap_or_default();
+    let rows: Vec<OutboxRow> = outbox::table
+        .filter(outbox::id.eq_any(&ids))
+        .filter(outbox::user_id.eq(user.id))
+        .order(outbox::id.asc())
+        .select(OutboxRow::as_select())
+        .load(conn)?;
+    let mut events = Vec::new();
+    for row in rows {
+        let Some(kind) = Kind::parse(&row.kind).filter(|k| k.may_wait_for_digest()) else {
+            continue;
+        };
+        // The same check as for a mail of its own: an offer withdrawn since, a challenge
+        // no longer open or a cancelled leave is left out.
+        if let Ok(body) = event_body(conn, now, ctx, &row, kind, user)? {
+            events.push(event_line(ctx, &row, kind, &body));
+        }
+    }
+    Ok(events)
 }
 
 /// One event as a line: the subject its own mail would have had, and where to look.

@@ -4,6 +4,8 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
 use askama::Template;
 
+use crate::export::NoSuchPly;
+use crate::game::CorruptGame;
 use crate::usecases::accounts::{LoginError, SignUpError};
 use crate::usecases::challenges::ChallengeError;
 use crate::usecases::email_settings::SettingsError;
@@ -26,6 +28,19 @@ pub enum WebError {
 impl From<diesel::result::Error> for WebError {
     fn from(e: diesel::result::Error) -> Self {
         WebError::Internal(e.to_string())
+    }
+}
+
+/// A stored game that does not replay is the server's fault: 500, the cause logged.
+impl From<CorruptGame> for WebError {
+    fn from(e: CorruptGame) -> Self {
+        WebError::Internal(e.to_string())
+    }
+}
+
+impl From<NoSuchPly> for WebError {
+    fn from(e: NoSuchPly) -> Self {
+        WebError::BadRequest(e.to_string())
     }
 }
 

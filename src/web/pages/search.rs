@@ -8,13 +8,12 @@ use slowfuse_rules::Variant;
 
 use super::home::time_left_text;
 use super::render;
-use crate::game::load_game;
+use crate::export::pgn_of_games;
 use crate::usecases::search::{
     FoundGame, PGN_CAP, Search, SearchError, SearchParams, SearchResults, Sort, matching_game_ids,
     search_games,
 };
 use crate::web::errors::WebError;
-use crate::web::export::pgn_of;
 use crate::web::{AppState, Layout, session};
 
 /// One option of the variant list.
@@ -210,23 +209,9 @@ pub async fn search_pgn(
     };
     let public_url = state.settings.server.public_url.clone();
     let pgn = state
-        .db(move |c| -> Result<String, WebError> {
+        .db(move |c| {
             let (ids, _) = matching_game_ids(c, viewer, &search, PGN_CAP)?;
-            let mut out = String::new();
-            for id in ids {
-                let Some(record) = load_game(c, id)? else {
-                    continue;
-                };
-                match pgn_of(&record, &public_url) {
-                    Ok(text) => {
-                        out.push_str(text.trim_end());
-                        out.push_str("\n\n");
-                    }
-                    // One damaged game must not spoil the download: leave it out, say so in the log.
-                    Err(e) => log::error!("game {id} left out of a PGN download: {e}"),
-                }
-            }
-            Ok(out)
+            pgn_of_games(c, &ids, &public_url)
         })
         .await??;
     Ok(HttpResponse::Ok()

@@ -1,0 +1,7 @@
+//! Exports of a stored game, for pages, the API, mail and the command line: its PGN and its FEN.
+
+mod fen;
+mod pgn;
+
+pub use fen::{NoSuchPly, fen_at};
+pub use pgn::{pgn_of, pgn_of_games};

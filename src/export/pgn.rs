@@ -1,0 +1,84 @@
+//! A game's PGN as anyone may read it, alone or many games in one file.
+
+use diesel::QueryResult;
+use slowfuse_rules::{Color, EndReason, PgnHeaders, write_pgn};
+
+use crate::db::DbConnection;
+use crate::game::{CorruptGame, GameRecord, load_game};
+use crate::usecases::messages::readable_conversation;
+
+/// The PGN of a game as anyone may read it: the moves, and of the conversation only what an
+/// anonymous reader may see (`messages::may_read`): comments of public games, kibitz once the
+/// game is over, never a note, nothing written in a private game.
+pub fn pgn_of(record: &GameRecord, public_url: &str) -> Result<String, CorruptGame> {
+    let game = record.chess_game()?;
+    Ok(write_pgn(
+        &headers(record, public_url),
+        &game,
+        &public_comments(record),
+    ))
+}
+
+/// The PGN of the games `ids` in one file, in that order, each followed by a blank line. A game
+/// that is gone is skipped; one that does not replay is left out (and logged), so one damaged
+/// game does not spoil the file.
+pub fn pgn_of_games(conn: &mut DbConnection, ids: &[i64], public_url: &str) -> QueryResult<String> {
+    let mut out = String::new();
+    for &id in ids {
+        let Some(record) = load_game(conn, id)? else {
+            continue;
+        };
+        match pgn_of(&record, public_url) {
+            Ok(text) => {
+                out.push_str(text.trim_end());
+                out.push_str("\n\n");
+            }
+            Err(e) => log::error!("game {id} left out of a PGN download: {e}"),
+        }
+    }
+    Ok(out)
+}
+
+/// The comment after each move: what an anonymous reader may read of the conversation, each
+/// entry after the last move made before it was written, several joined by ` | `.
+fn public_comments(record: &GameRecord) -> Vec<Option<String>> {
+    let mut comments: Vec<Option<String>> = vec![None; record.moves.len()];
+    for entry in readable_conversation(record, None) {
+        let index = (entry.ply.max(1) - 1) as usize;
+        if let Some(slot) = comments.get_mut(index) {
+            let text = entry.line();
+            *slot = Some(match slot.take() {
+                Some(prev) => format!("{prev} | {text}"),
+                None => text,
+            });
+        }
+    }
+    comments
+}
+
+/// The tag pairs: event and site name the game on this server, the date is the day it began.
+fn headers(record: &GameRecord, public_url: &str) -> PgnHeaders {
+    let termination = record
+        .game
+        .termination
+        .as_deref()
+        .and_then(|t| t.parse::<EndReason>().ok())
+        .map(|r| r.describe().to_string());
+    PgnHeaders {
+        event: format!("Slowfuse correspondence game {}", record.game.id),
+        site: format!(
+            "{}/games/{}",
+            public_url.trim_end_matches('/'),
+            record.game.id
+        ),
+        date: record.game.created_at.format("%Y.%m.%d").to_string(),
+        white: record
+            .name_of(crate::game::Seat::first_board(Color::White))
+            .to_string(),
+        black: record
+            .name_of(crate::game::Seat::first_board(Color::Black))
+            .to_string(),
+        termination,
+        extra: Vec::new(),
+    }
+}
