@@ -12,7 +12,7 @@ pub struct NoSuchPly {
 /// The FEN after `ply` half-moves (0: the starting position), or the current one for `None`.
 pub fn fen_at(record: &GameRecord, ply: Option<i32>) -> Result<String, NoSuchPly> {
     match ply {
-        None => Ok(record.game.fen.clone()),
+        None => Ok(record.first_board().fen.clone()),
         Some(0) => Ok(record.game.initial_fen.clone()),
         Some(ply) => record
             .moves

@@ -1,6 +1,7 @@
 //! The game record: the stored game with its seated players (their leave read once), moves
 //! and messages. Loading it never reads private notes, conditional lines or secret state.
 
+use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use slowfuse_rules::{Color, EndReason, LeavePeriod, Outcome};
 
@@ -30,6 +31,23 @@ impl SeatedPlayer {
     }
 }
 
+/// One board's state: its position, whose turn, the deadline of the player to move, the
+/// standing draw offer. A two-player game has one board (0); bughouse two.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardState {
+    pub board: i32,
+    /// FEN of the current position.
+    pub fen: String,
+    /// Moves made on this board.
+    pub ply: i32,
+    pub turn: Color,
+    /// When the player to move runs out of time (None: no clock, or the game is over).
+    pub deadline_at: Option<NaiveDateTime>,
+    /// The colour whose draw offer stands.
+    pub draw_offer: Option<Color>,
+    pub last_move_at: Option<NaiveDateTime>,
+}
+
 /// A message with its author's name.
 #[derive(Clone, Debug)]
 pub struct Message {
@@ -44,6 +62,8 @@ pub struct GameRecord {
     /// Where the game stands (the row's `status`, read once).
     pub status: GameStatus,
     pub players: Vec<SeatedPlayer>,
+    /// The boards, by number; never empty.
+    pub boards: Vec<BoardState>,
     pub moves: Vec<Move>,
     pub messages: Vec<Message>,
 }
@@ -80,9 +100,19 @@ impl GameRecord {
         self.status == GameStatus::Started
     }
 
+    /// The first (in a two-player game the only) board.
+    pub fn first_board(&self) -> &BoardState {
+        &self.boards[0]
+    }
+
+    /// One board by number.
+    pub fn board(&self, board: i32) -> Option<&BoardState> {
+        self.boards.iter().find(|b| b.board == board)
+    }
+
     /// The colour to move on the first board.
     pub fn turn(&self) -> Color {
-        parse_color(&self.game.turn).unwrap_or(Color::White)
+        self.first_board().turn
     }
 
     /// The seat to move on the first board.
@@ -126,6 +156,15 @@ pub fn load_game(conn: &mut DbConnection, game_id: i64) -> QueryResult<Option<Ga
         .parse()
         .map_err(|e| diesel::result::Error::DeserializationError(Box::new(e)))?;
     let players = load_players(conn, game_id)?;
+    let boards = vec![BoardState {
+        board: 0,
+        fen: game.fen.clone(),
+        ply: game.ply,
+        turn: parse_color(&game.turn).unwrap_or(Color::White),
+        deadline_at: game.deadline_at,
+        draw_offer: game.draw_offer.as_deref().and_then(parse_color),
+        last_move_at: game.last_move_at,
+    }];
     let moves = moves::table
         .filter(moves::game_id.eq(game_id))
         .order((moves::board.asc(), moves::ply.asc()))
@@ -146,6 +185,7 @@ pub fn load_game(conn: &mut DbConnection, game_id: i64) -> QueryResult<Option<Ga
         game,
         status,
         players,
+        boards,
         moves,
         messages,
     }))

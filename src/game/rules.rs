@@ -177,11 +177,14 @@ pub fn read_secret_state(
 /// Replays kept per game, at most this many games.
 const CACHE_GAMES: usize = 4096;
 
-/// One game's last replay: the moves' ids it holds (so that a changed history is noticed) and
-/// the game after them.
+/// One game's last replay: the start and the moves it holds, and the game after them. A replay
+/// is used only for a record with the same start whose moves begin with the same moves, so
+/// whatever the cache holds (another database's game of the same id, a history changed since),
+/// the game it gives is the one replaying the record would give.
 struct Replayed {
+    variant: Variant,
     initial_fen: String,
-    move_ids: Vec<i64>,
+    ucis: Vec<String>,
     game: Arc<Game>,
 }
 
@@ -193,19 +196,22 @@ fn cache() -> &'static Mutex<HashMap<i64, Replayed>> {
 /// The game after the stored moves, from the cache when it holds a prefix of them (playing
 /// only the rest), else replayed from the start. Without an off-board ending.
 fn cached_replay(record: &GameRecord, variant: Variant) -> Result<Game, CorruptGame> {
-    let ids: Vec<i64> = record.moves.iter().map(|m| m.id).collect();
+    let ucis: Vec<String> = record.moves.iter().map(|m| m.uci.clone()).collect();
     let start = {
         let cache = cache().lock().unwrap_or_else(|e| e.into_inner());
         cache
             .get(&record.game.id)
-            .filter(|r| r.initial_fen == record.game.initial_fen && ids.starts_with(&r.move_ids))
-            .map(|r| (r.game.clone(), r.move_ids.len()))
+            .filter(|r| {
+                r.variant == variant
+                    && r.initial_fen == record.game.initial_fen
+                    && ucis.starts_with(&r.ucis)
+            })
+            .map(|r| (r.game.clone(), r.ucis.len()))
     };
     let game = match start {
-        Some((game, done)) if done == ids.len() => game,
+        Some((game, done)) if done == ucis.len() => game,
         Some((game, done)) => Arc::new(play_on(record, (*game).clone(), done)?),
         None => {
-            let ucis: Vec<String> = record.moves.iter().map(|m| m.uci.clone()).collect();
             let game = Game::replay(variant, &record.game.initial_fen, &ucis)
                 .map_err(|e| record.corrupt(e.to_string()))?;
             Arc::new(game)
@@ -221,8 +227,9 @@ fn cached_replay(record: &GameRecord, variant: Variant) -> Result<Game, CorruptG
     cache.insert(
         record.game.id,
         Replayed {
+            variant,
             initial_fen: record.game.initial_fen.clone(),
-            move_ids: ids,
+            ucis,
             game: game.clone(),
         },
     );

@@ -90,8 +90,8 @@ fn your_turn(ctx: &Context, user: &User, record: &GameRecord) -> Option<YourTurn
         variant: variant_name(&record.game.variant),
         last_move: last_move(record).unwrap_or_else(|| "the first move".to_string()),
         comment: last.and_then(|m| m.comment.clone()),
-        diagram: diagram(&record.game.fen, color),
-        deadline: record.game.deadline_at.map(|d| local_words(d, user)),
+        diagram: diagram(&record.first_board().fen, color),
+        deadline: record.first_board().deadline_at.map(|d| local_words(d, user)),
         footer: ctx.footer(
             user.id,
             Kind::YourTurn,
@@ -119,7 +119,7 @@ fn game_over(ctx: &Context, user: &User, record: &GameRecord) -> Option<GameOver
         result: record.game.result.clone(),
         termination: outcome.reason.describe().to_string(),
         last_move: last_move(record),
-        diagram: diagram(&record.game.fen, color),
+        diagram: diagram(&record.first_board().fen, color),
         footer: ctx.footer(
             user.id,
             Kind::GameOver,
@@ -140,7 +140,7 @@ fn draw_offered(
     if offerer == color || !record.is_started() {
         return None;
     }
-    if record.game.draw_offer.as_deref().and_then(parse_color) != Some(offerer) {
+    if record.first_board().draw_offer != Some(offerer) {
         return None;
     }
     let message = comment_at(
@@ -157,7 +157,7 @@ fn draw_offered(
         game_url: game_url(ctx, record),
         variant: variant_name(&record.game.variant),
         message,
-        diagram: diagram(&record.game.fen, color),
+        diagram: diagram(&record.first_board().fen, color),
         footer: ctx.footer(
             user.id,
             Kind::DrawOffered,
@@ -245,7 +245,7 @@ fn low_time(
     if !record.is_started() || record.turn() != color || i64::from(record.game.ply) != ply {
         return None;
     }
-    let deadline = record.game.deadline_at.filter(|d| *d > now)?;
+    let deadline = record.first_board().deadline_at.filter(|d| *d > now)?;
     Some(TimeRunningLowEmail {
         name: user.username.clone(),
         opponent,
@@ -255,7 +255,7 @@ fn low_time(
         time_left: time_left_words(now, deadline),
         deadline: local_words(deadline, user),
         last_move: last_move(record),
-        diagram: diagram(&record.game.fen, color),
+        diagram: diagram(&record.first_board().fen, color),
         footer: ctx.footer(
             user.id,
             Kind::LowTime,

@@ -156,7 +156,7 @@ pub fn seconds_left(record: &GameRecord, seat: Seat, now: NaiveDateTime) -> Opti
     }
     if record.is_started()
         && record.seat_to_move() == seat
-        && let Some(d) = record.game.deadline_at
+        && let Some(d) = record.first_board().deadline_at
     {
         return Some((d - now).num_seconds().max(0));
     }

@@ -189,7 +189,10 @@ fn refresh_deadlines(conn: &mut DbConnection, user_id: i64) -> Result<(), LeaveE
         let bank = record
             .player(record.seat_to_move())
             .and_then(|p| p.time_left_seconds);
-        let turn_start = record.game.last_move_at.unwrap_or(record.game.created_at);
+        let turn_start = record
+            .first_board()
+            .last_move_at
+            .unwrap_or(record.game.created_at);
         diesel::update(games::table.find(game_id))
             .set(games::deadline_at.eq(deadline(tc, turn_start, bank, &periods)))
             .execute(conn)?;

@@ -193,7 +193,7 @@ pub fn act(
                 current: record.game.ply,
             });
         }
-        let overdue = record.game.deadline_at.is_some_and(|d| d <= now);
+        let overdue = record.first_board().deadline_at.is_some_and(|d| d <= now);
         if overdue && (record.game.auto_flag || record.game.ply < 2) {
             // The worker ends it; nothing may happen in a game whose time is up.
             return Err(PlayError::TimeUp);
@@ -216,8 +216,8 @@ fn perform(
     message: Option<&str>,
     overdue: bool,
 ) -> Result<(), PlayError> {
-    let offer = record.game.draw_offer.as_deref();
-    let (mine, theirs) = (Some(me.color_name()), Some(me.opponent().color_name()));
+    let offer = record.first_board().draw_offer;
+    let (mine, theirs) = (Some(me.color), Some(!me.color));
     let user = req.user_id;
     match &req.action {
         Action::Move(input) => {

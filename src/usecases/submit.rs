@@ -55,12 +55,8 @@ pub fn submit_move(
     let opponent_leave = opponent.map_or(&[][..], |p| p.leave.as_slice());
     let tc = time_control_of(&record.game);
     // A standing offer from the opponent lapses when I move; my own offer stands.
-    let draw_offer = record
-        .game
-        .draw_offer
-        .as_deref()
-        .filter(|c| *c == seat.color_name())
-        .map(|_| seat);
+    let board = record.board(seat.board).ok_or(SubmitError::NotYourTurn)?;
+    let draw_offer = board.draw_offer.filter(|c| *c == seat.color).map(|_| seat);
     store_move(
         conn,
         now,
@@ -96,7 +92,10 @@ fn bank_after_move(record: &GameRecord, seat: Seat, now: NaiveDateTime) -> Optio
     if record.game.ply < 2 {
         return Some(bank);
     }
-    let turn_start = record.game.last_move_at.unwrap_or(record.game.created_at);
+    let turn_start = record
+        .first_board()
+        .last_move_at
+        .unwrap_or(record.game.created_at);
     let on_leave = leave_within(epoch(turn_start), epoch(now), &player.leave);
     let spent = (now - turn_start).num_seconds() - on_leave;
     Some(time_control_of(&record.game).bank_after_move(bank, spent))

@@ -326,6 +326,7 @@ pub fn game_json_for(
 ) -> serde_json::Value {
     use slowfuse_rules::Color;
     let g = &record.game;
+    let board = record.first_board();
     let comments = messages::conversation_json(record, viewer);
     json!({
         "id": g.id,
@@ -333,15 +334,15 @@ pub fn game_json_for(
         "white": record.name_of(crate::game::Seat::first_board(slowfuse_rules::Color::White)),
         "black": record.name_of(crate::game::Seat::first_board(slowfuse_rules::Color::Black)),
         "initial_fen": g.initial_fen,
-        "fen": g.fen,
+        "fen": board.fen,
         "moves": record.moves.iter().map(|m| m.uci.as_str()).collect::<Vec<_>>(),
         "sans": record.moves.iter().map(|m| m.san.as_str()).collect::<Vec<_>>(),
         "ply": g.ply,
-        "turn": g.turn,
-        "status": g.status,
+        "turn": color_name(board.turn),
+        "status": record.status.as_str(),
         "result": g.result,
         "termination": g.termination,
-        "draw_offer": g.draw_offer,
+        "draw_offer": board.draw_offer.map(color_name),
         "days_per_move": g.days_per_move,
         "rated": g.rated,
         "time_control": {
@@ -360,7 +361,7 @@ pub fn game_json_for(
             "white": leave_end(record, Color::White, now),
             "black": leave_end(record, Color::Black, now),
         },
-        "deadline_at": g.deadline_at.map(|d| d.and_utc().to_rfc3339()),
+        "deadline_at": board.deadline_at.map(|d| d.and_utc().to_rfc3339()),
         "is_public": g.is_public,
         "comments": comments,
     })

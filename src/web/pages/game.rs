@@ -229,8 +229,7 @@ fn build_page(
         });
         previous_had_comment = !comments.is_empty();
     }
-    let incoming_offer =
-        me.is_some_and(|c| record.game.draw_offer.as_deref() == Some(color_name(!c)));
+    let incoming_offer = me.is_some_and(|c| record.first_board().draw_offer == Some(!c));
     let mut actions = vec![
         ActionChoice {
             value: "move",
@@ -250,7 +249,7 @@ fn build_page(
             value: "decline_draw",
             label: "Decline draw",
         });
-    } else if me.is_some_and(|c| record.game.draw_offer.as_deref() == Some(color_name(c))) {
+    } else if me.is_some_and(|c| record.first_board().draw_offer == Some(c)) {
         actions.push(ActionChoice {
             value: "withdraw_draw",
             label: "Withdraw draw offer",
@@ -271,7 +270,10 @@ fn build_page(
     });
     let opponent_overdue = started
         && me.is_some_and(|c| c != record.turn())
-        && record.game.deadline_at.is_some_and(|d| d <= state.now());
+        && record
+            .first_board()
+            .deadline_at
+            .is_some_and(|d| d <= state.now());
     if opponent_overdue {
         actions.push(ActionChoice {
             value: "claim_timeout",
@@ -282,16 +284,15 @@ fn build_page(
         value: "resign",
         label: "Resign",
     });
-    let draw_offer_text = record.game.draw_offer.as_deref().and_then(|c| {
-        let color = crate::game::parse_color(c)?;
-        Some(if me == Some(color) {
+    let draw_offer_text = record.first_board().draw_offer.map(|color| {
+        if me == Some(color) {
             "You have offered a draw.".to_string()
         } else {
             format!(
                 "{} offers a draw.",
                 record.name_of(crate::game::Seat::first_board(color))
             )
-        })
+        }
     });
     let parsed = record.game.variant.parse::<Variant>().ok();
     let variant = parsed.map_or_else(
@@ -335,7 +336,7 @@ fn build_page(
         error,
         draw_offer_text,
         time_left: if started {
-            time_left_text(record.game.deadline_at, state.now())
+            time_left_text(record.first_board().deadline_at, state.now())
         } else {
             String::new()
         },
