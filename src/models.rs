@@ -4,7 +4,8 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 use crate::schema::{
-    api_tokens, challenges, game_messages, game_players, games, login_attempts, moves, users,
+    api_tokens, challenges, game_boards, game_messages, game_players, games, login_attempts, moves,
+    users,
 };
 
 /// A registered player.
@@ -110,9 +111,7 @@ pub struct Game {
     pub variant: String,
     pub variant_options: String,
     pub initial_fen: String,
-    pub fen: String,
     pub ply: i32,
-    pub turn: String,
     pub status: String,
     pub result: String,
     pub termination: Option<String>,
@@ -123,13 +122,14 @@ pub struct Game {
     pub deadline_at: Option<NaiveDateTime>,
     pub rated: bool,
     pub is_public: bool,
-    pub draw_offer: Option<String>,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
-    pub last_move_at: Option<NaiveDateTime>,
     pub finished_at: Option<NaiveDateTime>,
     pub initial_seconds: Option<i32>,
     pub auto_flag: bool,
+    /// Counts every change of the game row: a move prepared before the write lock is stored
+    /// only if the revision it read is still the current one.
+    pub revision: i64,
 }
 
 /// A game about to be created from an accepted challenge.
@@ -138,8 +138,6 @@ pub struct Game {
 pub struct NewGame<'a> {
     pub variant: &'a str,
     pub initial_fen: &'a str,
-    pub fen: &'a str,
-    pub turn: &'a str,
     pub status: &'a str,
     pub result: &'a str,
     pub time_control: &'a str,
@@ -338,4 +336,30 @@ pub struct NewOutboxRow<'a> {
     pub status: &'a str,
     pub next_attempt_at: NaiveDateTime,
     pub created_at: NaiveDateTime,
+}
+
+/// One board of a game as stored: position, turn, deadline, draw offer.
+#[derive(Clone, Debug, Queryable, Selectable)]
+#[diesel(table_name = game_boards)]
+pub struct GameBoard {
+    pub id: i64,
+    pub game_id: i64,
+    pub board: i32,
+    pub fen: String,
+    pub ply: i32,
+    pub turn: String,
+    pub deadline_at: Option<NaiveDateTime>,
+    pub draw_offer: Option<String>,
+    pub last_move_at: Option<NaiveDateTime>,
+}
+
+/// A board about to be created with its game.
+#[derive(Insertable)]
+#[diesel(table_name = game_boards)]
+pub struct NewGameBoard<'a> {
+    pub game_id: i64,
+    pub board: i32,
+    pub fen: &'a str,
+    pub turn: &'a str,
+    pub deadline_at: Option<NaiveDateTime>,
 }

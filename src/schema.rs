@@ -59,6 +59,20 @@ diesel::table! {
 }
 
 diesel::table! {
+    game_boards (id) {
+        id -> Int8,
+        game_id -> Int8,
+        board -> Int4,
+        fen -> Text,
+        ply -> Int4,
+        turn -> Text,
+        deadline_at -> Nullable<Timestamp>,
+        draw_offer -> Nullable<Text>,
+        last_move_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
     game_messages (id) {
         id -> Int8,
         game_id -> Int8,
@@ -98,9 +112,7 @@ diesel::table! {
         variant -> Text,
         variant_options -> Text,
         initial_fen -> Text,
-        fen -> Text,
         ply -> Int4,
-        turn -> Text,
         status -> Text,
         result -> Text,
         termination -> Nullable<Text>,
@@ -111,13 +123,12 @@ diesel::table! {
         deadline_at -> Nullable<Timestamp>,
         rated -> Bool,
         is_public -> Bool,
-        draw_offer -> Nullable<Text>,
         created_at -> Timestamp,
         updated_at -> Timestamp,
-        last_move_at -> Nullable<Timestamp>,
         finished_at -> Nullable<Timestamp>,
         initial_seconds -> Nullable<Int4>,
         auto_flag -> Bool,
+        revision -> Int8,
     }
 }
 
@@ -221,6 +232,7 @@ diesel::joinable!(challenges -> games (game_id));
 diesel::joinable!(conditional_moves -> games (game_id));
 diesel::joinable!(conditional_moves -> users (user_id));
 diesel::joinable!(email_preferences -> users (user_id));
+diesel::joinable!(game_boards -> games (game_id));
 diesel::joinable!(game_messages -> games (game_id));
 diesel::joinable!(game_messages -> users (user_id));
 diesel::joinable!(game_players -> games (game_id));
@@ -240,6 +252,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     challenges,
     conditional_moves,
     email_preferences,
+    game_boards,
     game_messages,
     game_players,
     game_tags,

@@ -9,8 +9,8 @@ use super::clock::leave_periods_of;
 use super::seat::{Seat, parse_color};
 use super::status::GameStatus;
 use crate::db::DbConnection;
-use crate::models::{Game, GameMessage, Move};
-use crate::schema::{game_messages, game_players, games, moves, users};
+use crate::models::{Game, GameBoard, GameMessage, Move};
+use crate::schema::{game_boards, game_messages, game_players, games, moves, users};
 
 /// A player in their seat.
 #[derive(Clone, Debug)]
@@ -46,6 +46,20 @@ pub struct BoardState {
     /// The colour whose draw offer stands.
     pub draw_offer: Option<Color>,
     pub last_move_at: Option<NaiveDateTime>,
+}
+
+impl From<GameBoard> for BoardState {
+    fn from(row: GameBoard) -> Self {
+        BoardState {
+            board: row.board,
+            fen: row.fen,
+            ply: row.ply,
+            turn: parse_color(&row.turn).unwrap_or(Color::White),
+            deadline_at: row.deadline_at,
+            draw_offer: row.draw_offer.as_deref().and_then(parse_color),
+            last_move_at: row.last_move_at,
+        }
+    }
 }
 
 /// A message with its author's name.
@@ -156,15 +170,17 @@ pub fn load_game(conn: &mut DbConnection, game_id: i64) -> QueryResult<Option<Ga
         .parse()
         .map_err(|e| diesel::result::Error::DeserializationError(Box::new(e)))?;
     let players = load_players(conn, game_id)?;
-    let boards = vec![BoardState {
-        board: 0,
-        fen: game.fen.clone(),
-        ply: game.ply,
-        turn: parse_color(&game.turn).unwrap_or(Color::White),
-        deadline_at: game.deadline_at,
-        draw_offer: game.draw_offer.as_deref().and_then(parse_color),
-        last_move_at: game.last_move_at,
-    }];
+    let boards: Vec<BoardState> = game_boards::table
+        .filter(game_boards::game_id.eq(game_id))
+        .order(game_boards::board.asc())
+        .select(GameBoard::as_select())
+        .load(conn)?
+        .into_iter()
+        .map(BoardState::from)
+        .collect();
+    if boards.is_empty() {
+        return Err(diesel::result::Error::NotFound);
+    }
     let moves = moves::table
         .filter(moves::game_id.eq(game_id))
         .order((moves::board.asc(), moves::ply.asc()))

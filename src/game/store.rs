@@ -9,7 +9,7 @@ use super::seat::{Seat, color_name};
 use super::status::GameStatus;
 use crate::db::DbConnection;
 use crate::models::NewMove;
-use crate::schema::{game_players, games, moves};
+use crate::schema::{game_boards, game_players, games, moves};
 
 /// A move about to be stored: who played what, at which ply, and the position after it.
 pub struct MoveToStore<'a> {
@@ -23,10 +23,13 @@ pub struct MoveToStore<'a> {
     pub comment: Option<&'a str>,
 }
 
-/// The game row after a move.
+/// The board after a move.
 pub struct AfterMove<'a> {
     pub fen: &'a str,
-    pub ply: i32,
+    /// Moves made on the board.
+    pub board_ply: i32,
+    /// Moves made on all boards.
+    pub game_ply: i32,
     pub turn: Color,
     pub deadline: Option<NaiveDateTime>,
     /// The draw offer that still stands (the mover's own; the opponent's lapses).
@@ -34,7 +37,7 @@ pub struct AfterMove<'a> {
 }
 
 /// Inserts the move row (unique on game, board and ply: a second line of defence against a
-/// double submission) and advances the game row.
+/// double submission) and advances the board and the game row.
 pub fn store_move(
     conn: &mut DbConnection,
     now: NaiveDateTime,
@@ -54,16 +57,44 @@ pub fn store_move(
             played_at: now,
         })
         .execute(conn)?;
-    diesel::update(games::table.find(m.game_id))
+    diesel::update(board_row(m.game_id, m.seat.board))
         .set((
-            games::fen.eq(after.fen),
-            games::ply.eq(after.ply),
-            games::turn.eq(color_name(after.turn)),
-            games::last_move_at.eq(Some(now)),
-            games::updated_at.eq(now),
-            games::deadline_at.eq(after.deadline),
-            games::draw_offer.eq(after.draw_offer.map(Seat::color_name)),
+            game_boards::fen.eq(after.fen),
+            game_boards::ply.eq(after.board_ply),
+            game_boards::turn.eq(color_name(after.turn)),
+            game_boards::last_move_at.eq(Some(now)),
+            game_boards::deadline_at.eq(after.deadline),
+            game_boards::draw_offer.eq(after.draw_offer.map(Seat::color_name)),
         ))
+        .execute(conn)?;
+    diesel::update(games::table.find(m.game_id))
+        .set((games::ply.eq(after.game_ply), games::updated_at.eq(now)))
+        .execute(conn)?;
+    refresh_game_deadline(conn, m.game_id)
+}
+
+/// One board's row.
+fn board_row(
+    game_id: i64,
+    board: i32,
+) -> diesel::dsl::Filter<
+    diesel::dsl::Filter<game_boards::table, diesel::dsl::Eq<game_boards::game_id, i64>>,
+    diesel::dsl::Eq<game_boards::board, i32>,
+> {
+    game_boards::table
+        .filter(game_boards::game_id.eq(game_id))
+        .filter(game_boards::board.eq(board))
+}
+
+/// Sets the game's deadline to the earliest of its boards' (the worker looks for overdue
+/// games by it, and the lists sort by it).
+fn refresh_game_deadline(conn: &mut DbConnection, game_id: i64) -> QueryResult<()> {
+    let earliest: Option<NaiveDateTime> = game_boards::table
+        .filter(game_boards::game_id.eq(game_id))
+        .select(diesel::dsl::min(game_boards::deadline_at))
+        .first(conn)?;
+    diesel::update(games::table.find(game_id))
+        .set(games::deadline_at.eq(earliest))
         .execute(conn)?;
     Ok(())
 }
@@ -86,30 +117,46 @@ pub fn set_bank(
     Ok(())
 }
 
-/// Sets the deadline of the player to move.
+/// Sets the deadline of the player to move on one board.
 pub fn set_deadline(
     conn: &mut DbConnection,
     now: NaiveDateTime,
     game_id: i64,
+    board: i32,
     deadline: Option<NaiveDateTime>,
 ) -> QueryResult<()> {
-    diesel::update(games::table.find(game_id))
-        .set((games::deadline_at.eq(deadline), games::updated_at.eq(now)))
+    diesel::update(board_row(game_id, board))
+        .set(game_boards::deadline_at.eq(deadline))
         .execute(conn)?;
-    Ok(())
+    diesel::update(games::table.find(game_id))
+        .set(games::updated_at.eq(now))
+        .execute(conn)?;
+    refresh_game_deadline(conn, game_id)
 }
 
-/// Sets or clears the standing draw offer.
+/// Sets or clears the standing draw offer on one board.
 pub fn set_draw_offer(
     conn: &mut DbConnection,
     now: NaiveDateTime,
     game_id: i64,
+    board: i32,
     offer: Option<Seat>,
 ) -> QueryResult<()> {
+    diesel::update(board_row(game_id, board))
+        .set(game_boards::draw_offer.eq(offer.map(Seat::color_name)))
+        .execute(conn)?;
     diesel::update(games::table.find(game_id))
+        .set(games::updated_at.eq(now))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// A game that ended has no deadline and no draw offer on any board.
+fn clear_boards(conn: &mut DbConnection, game_id: i64) -> QueryResult<()> {
+    diesel::update(game_boards::table.filter(game_boards::game_id.eq(game_id)))
         .set((
-            games::draw_offer.eq(offer.map(Seat::color_name)),
-            games::updated_at.eq(now),
+            game_boards::deadline_at.eq(None::<NaiveDateTime>),
+            game_boards::draw_offer.eq(None::<String>),
         ))
         .execute(conn)?;
     Ok(())
@@ -129,11 +176,10 @@ pub fn write_finish(
             games::termination.eq(Some(outcome.reason.as_str())),
             games::finished_at.eq(Some(now)),
             games::deadline_at.eq(None::<NaiveDateTime>),
-            games::draw_offer.eq(None::<String>),
             games::updated_at.eq(now),
         ))
         .execute(conn)?;
-    Ok(())
+    clear_boards(conn, game_id)
 }
 
 /// Calls a game off without a result.
@@ -143,9 +189,29 @@ pub fn write_abort(conn: &mut DbConnection, now: NaiveDateTime, game_id: i64) ->
             games::status.eq(GameStatus::Aborted.as_str()),
             games::finished_at.eq(Some(now)),
             games::deadline_at.eq(None::<NaiveDateTime>),
-            games::draw_offer.eq(None::<String>),
             games::updated_at.eq(now),
         ))
+        .execute(conn)?;
+    clear_boards(conn, game_id)
+}
+
+/// The first rows of a new game's board: its start position, White to move, and the first
+/// player's deadline.
+pub fn create_board(
+    conn: &mut DbConnection,
+    game_id: i64,
+    board: i32,
+    fen: &str,
+    deadline: Option<NaiveDateTime>,
+) -> QueryResult<()> {
+    diesel::insert_into(game_boards::table)
+        .values(crate::models::NewGameBoard {
+            game_id,
+            board,
+            fen,
+            turn: color_name(Color::White),
+            deadline_at: deadline,
+        })
         .execute(conn)?;
     Ok(())
 }

@@ -312,11 +312,10 @@ pub fn accept_challenge(
         );
         let bank = tc.initial_bank();
         let white_leave = crate::game::clock::leave_periods(conn, white)?;
+        let first_deadline = deadline(tc, now, bank, &white_leave);
         let new_game = NewGame {
             variant: variant.as_str(),
             initial_fen: &fen,
-            fen: &fen,
-            turn: "white",
             status: "started",
             result: "*",
             time_control: &c.time_control,
@@ -325,7 +324,7 @@ pub fn accept_challenge(
             increment_seconds: c.increment_seconds,
             cap_seconds: c.cap_seconds,
             auto_flag: c.auto_flag,
-            deadline_at: deadline(tc, now, bank, &white_leave),
+            deadline_at: first_deadline,
             rated: c.rated,
             is_public: c.is_public,
             created_at: now,
@@ -335,6 +334,7 @@ pub fn accept_challenge(
             .values(&new_game)
             .returning(games::id)
             .get_result(c))?;
+        crate::game::store::create_board(conn, game_id, 0, &fen, first_deadline)?;
         for (user_id, color) in [(white, "white"), (black, "black")] {
             diesel::insert_into(game_players::table)
                 .values(NewGamePlayer {

@@ -7,7 +7,7 @@ use slowfuse_rules::Color;
 use crate::db::DbConnection;
 use crate::game::{GameStatus, parse_color};
 use crate::models::Game;
-use crate::schema::{game_players, games, users};
+use crate::schema::{game_boards, game_players, games, users};
 
 /// One line of a game list.
 #[derive(Clone, Debug)]
@@ -28,14 +28,24 @@ pub struct GameSummary {
 /// All games a user plays or played: awaiting their move first (most urgent first), then
 /// the other running games, then finished ones, newest first.
 pub fn my_games(conn: &mut DbConnection, user_id: i64) -> QueryResult<Vec<GameSummary>> {
-    let rows: Vec<(Game, String)> = game_players::table
+    let rows: Vec<(Game, String, String, Option<NaiveDateTime>)> = game_players::table
         .inner_join(games::table)
+        .inner_join(
+            game_boards::table.on(game_boards::game_id
+                .eq(game_players::game_id)
+                .and(game_boards::board.eq(game_players::board))),
+        )
         .filter(game_players::user_id.eq(user_id))
-        .select((Game::as_select(), game_players::color))
+        .select((
+            Game::as_select(),
+            game_players::color,
+            game_boards::turn,
+            game_boards::deadline_at,
+        ))
         .order(games::updated_at.desc())
         .limit(1000)
         .load(conn)?;
-    let ids: Vec<i64> = rows.iter().map(|(g, _)| g.id).collect();
+    let ids: Vec<i64> = rows.iter().map(|(g, ..)| g.id).collect();
     let names: Vec<(i64, String, String)> = game_players::table
         .inner_join(users::table)
         .filter(game_players::game_id.eq_any(&ids))
@@ -49,19 +59,19 @@ pub fn my_games(conn: &mut DbConnection, user_id: i64) -> QueryResult<Vec<GameSu
     };
     let mut list: Vec<GameSummary> = rows
         .into_iter()
-        .map(|(g, color)| {
+        .map(|(g, color, turn, deadline_at)| {
             let my_color = parse_color(&color).unwrap_or(Color::White);
             GameSummary {
                 white: name(g.id, "white"),
                 black: name(g.id, "black"),
-                my_turn: g.status == GameStatus::Started.as_str() && g.turn == color,
+                my_turn: g.status == GameStatus::Started.as_str() && turn == color,
                 my_color,
                 id: g.id,
                 variant: g.variant,
                 status: g.status,
                 result: g.result,
                 ply: g.ply,
-                deadline_at: g.deadline_at,
+                deadline_at,
                 updated_at: g.updated_at,
             }
         })

@@ -7,7 +7,8 @@ use slowfuse_rules::LeavePeriod;
 
 use crate::db::{DbConnection, lock_game};
 use crate::game::clock::{deadline, epoch, from_epoch, leave_periods, time_control_of};
-use crate::game::{CorruptGame, GameStatus, load_game};
+use crate::game::store::set_deadline;
+use crate::game::{CorruptGame, GameStatus, Seat, load_game};
 use crate::schema::{game_players, games, leaves};
 
 /// One booked leave.
@@ -133,7 +134,7 @@ pub fn book_leave(
                 leaves::created_at.eq(now),
             ))
             .execute(conn)?;
-        refresh_deadlines(conn, user_id)?;
+        refresh_deadlines(conn, now, user_id)?;
         let booked = all_leaves(conn, user_id)?
             .into_iter()
             .find(|l| l.starts_at == starts_at)
@@ -161,41 +162,46 @@ pub fn cancel_leave(
         if deleted == 0 {
             return Err(LeaveError::NotCancellable);
         }
-        refresh_deadlines(conn, user_id)?;
+        refresh_deadlines(conn, now, user_id)?;
         Ok(())
     })
 }
 
 /// Recomputes the deadline of every running game awaiting `user_id`'s move.
-fn refresh_deadlines(conn: &mut DbConnection, user_id: i64) -> Result<(), LeaveError> {
+fn refresh_deadlines(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    user_id: i64,
+) -> Result<(), LeaveError> {
     let periods = leave_periods(conn, user_id)?;
-    let mine: Vec<(i64, String)> = game_players::table
+    let mine: Vec<(i64, i32, String)> = game_players::table
         .inner_join(games::table)
         .filter(game_players::user_id.eq(user_id))
         .filter(games::status.eq(GameStatus::Started.as_str()))
-        .select((games::id, game_players::color))
+        .select((games::id, game_players::board, game_players::color))
         .load(conn)?;
-    for (game_id, color) in mine {
+    for (game_id, board, color) in mine {
         if !lock_game(conn, game_id)? {
             continue;
         }
         let Some(record) = load_game(conn, game_id)? else {
             continue;
         };
-        if record.seat_to_move().color_name() != color {
+        let Some(state) = record.board(board) else {
+            continue;
+        };
+        let seat = Seat {
+            board,
+            color: state.turn,
+        };
+        if seat.color_name() != color {
             continue;
         }
         let tc = time_control_of(&record.game);
-        let bank = record
-            .player(record.seat_to_move())
-            .and_then(|p| p.time_left_seconds);
-        let turn_start = record
-            .first_board()
-            .last_move_at
-            .unwrap_or(record.game.created_at);
-        diesel::update(games::table.find(game_id))
-            .set(games::deadline_at.eq(deadline(tc, turn_start, bank, &periods)))
-            .execute(conn)?;
+        let bank = record.player(seat).and_then(|p| p.time_left_seconds);
+        let turn_start = state.last_move_at.unwrap_or(record.game.created_at);
+        let moved = deadline(tc, turn_start, bank, &periods);
+        set_deadline(conn, now, game_id, board, moved)?;
     }
     Ok(())
 }

@@ -10,9 +10,9 @@ use serde_json::json;
 use slowfuse_rules::Color;
 
 use crate::db::DbConnection;
-use crate::game::{GameRecord, color_name};
+use crate::game::{GameRecord, GameStatus, color_name};
 use crate::models::{Challenge, NewOutboxRow, User};
-use crate::schema::{email_preferences, game_players, games, outbox, users};
+use crate::schema::{email_preferences, game_boards, game_players, games, outbox, users};
 
 /// The kinds of mail. Every kind in [`Kind::OPTIONAL`] can be switched off or held for the
 /// digest; `Digest` is the daily digest itself, `VerifyEmail` the address confirmation.
@@ -277,7 +277,12 @@ fn supersede(
 /// After a move (typed or played from conditional lines): the player now to move gets a
 /// "your move" mail. Any earlier waiting one of this game is cancelled, so a burst of moves
 /// leaves one mail; the worker holds it for `mail.coalesce_seconds` first.
-pub fn your_turn(conn: &mut DbConnection, now: NaiveDateTime, game_id: i64) -> QueryResult<()> {
+pub fn your_turn(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    game_id: i64,
+    board: i32,
+) -> QueryResult<()> {
     supersede(
         conn,
         game_id,
@@ -285,13 +290,15 @@ pub fn your_turn(conn: &mut DbConnection, now: NaiveDateTime, game_id: i64) -> Q
         "superseded by a later move",
     )?;
     let (state, turn, ply): (String, String, i32) = games::table
-        .find(game_id)
-        .select((games::status, games::turn, games::ply))
+        .inner_join(game_boards::table)
+        .filter(games::id.eq(game_id))
+        .filter(game_boards::board.eq(board))
+        .select((games::status, game_boards::turn, games::ply))
         .first(conn)?;
-    if state != "started" {
+    if state != GameStatus::Started.as_str() {
         return Ok(());
     }
-    let Some(user_id) = seat(conn, game_id, &turn)? else {
+    let Some(user_id) = seat(conn, game_id, board, &turn)? else {
         return Ok(());
     };
     let key = format!("your_turn:{game_id}:{ply}:{user_id}");
@@ -305,10 +312,15 @@ pub fn your_turn(conn: &mut DbConnection, now: NaiveDateTime, game_id: i64) -> Q
     Ok(())
 }
 
-fn seat(conn: &mut DbConnection, game_id: i64, color: &str) -> QueryResult<Option<i64>> {
+fn seat(
+    conn: &mut DbConnection,
+    game_id: i64,
+    board: i32,
+    color: &str,
+) -> QueryResult<Option<i64>> {
     game_players::table
         .filter(game_players::game_id.eq(game_id))
-        .filter(game_players::board.eq(0))
+        .filter(game_players::board.eq(board))
         .filter(game_players::color.eq(color))
         .select(game_players::user_id)
         .first(conn)
@@ -486,25 +498,28 @@ pub fn low_time(
     type Running = (
         i64,
         i32,
+        i32,
         String,
         NaiveDateTime,
         Option<NaiveDateTime>,
         NaiveDateTime,
     );
     let running: Vec<Running> = games::table
-        .filter(games::status.eq("started"))
-        .filter(games::deadline_at.gt(now))
+        .inner_join(game_boards::table)
+        .filter(games::status.eq(GameStatus::Started.as_str()))
+        .filter(game_boards::deadline_at.gt(now))
         .select((
             games::id,
+            game_boards::board,
             games::ply,
-            games::turn,
-            games::deadline_at.assume_not_null(),
-            games::last_move_at,
+            game_boards::turn,
+            game_boards::deadline_at.assume_not_null(),
+            game_boards::last_move_at,
             games::created_at,
         ))
         .load(conn)?;
     let mut added = 0;
-    for (game_id, ply, turn, deadline, last_move_at, created_at) in running {
+    for (game_id, board, ply, turn, deadline, last_move_at, created_at) in running {
         let started = last_move_at.unwrap_or(created_at);
         let mut crossed: Vec<(String, NaiveDateTime)> =
             low_time_thresholds(started, deadline, fraction, hours)
@@ -515,7 +530,7 @@ pub fn low_time(
         if crossed.is_empty() {
             continue;
         }
-        let Some(user_id) = seat(conn, game_id, &turn)? else {
+        let Some(user_id) = seat(conn, game_id, board, &turn)? else {
             continue;
         };
         if mode_of(conn, user_id, Kind::LowTime)? != Mode::Immediate {
@@ -569,7 +584,7 @@ pub fn opponent_on_leave(
     let mine: Vec<i64> = game_players::table
         .inner_join(games::table)
         .filter(game_players::user_id.eq(user_id))
-        .filter(games::status.eq("started"))
+        .filter(games::status.eq(GameStatus::Started.as_str()))
         .select(games::id)
         .load(conn)?;
     let mut pairs: Vec<(i64, i64)> = game_players::table

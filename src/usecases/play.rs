@@ -5,7 +5,7 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use slowfuse_rules::{ClaimError, MoveError};
 
-use crate::db::{DbConnection, lock_game};
+use crate::db::{DbConnection, claim_game, lock_game};
 use crate::game::clock::time_control_of;
 use crate::game::store::{set_bank, set_deadline, set_draw_offer};
 use crate::game::{CorruptGame, GameRecord, Seat, load_game};
@@ -14,7 +14,7 @@ use crate::schema::game_messages;
 use crate::usecases::conditional::{ConditionalMoveError, follow_lines, set_lines};
 use crate::usecases::finish::finish_game;
 use crate::usecases::messages;
-use crate::usecases::submit::{SubmitError, submit_move};
+use crate::usecases::submit::{SubmitError, prepare_move, store_prepared, submit_move};
 
 /// What a player does, apart from the message that may go with it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -178,29 +178,76 @@ pub fn act(
             return Err(PlayError::MoveTooLong);
         }
     }
+    if let Action::Move(input) = &req.action {
+        move_before_lock(conn, now, req, input, message)?;
+    } else {
+        crate::db::write_transaction(conn, |conn| act_locked(conn, now, req, message))?;
+    }
+    load_game(conn, req.game_id)?.ok_or(PlayError::NotFound)
+}
+
+/// Who acts (their seat) in the game as read, and whether the player to move is overdue;
+/// refused when they do not play, the game is over, the page was stale or time is up.
+fn check_turn(
+    record: &GameRecord,
+    req: &ActionRequest,
+    now: NaiveDateTime,
+) -> Result<(Seat, bool), PlayError> {
+    let me = record.seat_of(req.user_id).ok_or(PlayError::NotAPlayer)?;
+    if !record.is_started() {
+        return Err(PlayError::GameOver);
+    }
+    if req.ply != record.game.ply {
+        return Err(PlayError::Stale {
+            sent: req.ply,
+            current: record.game.ply,
+        });
+    }
+    let overdue = record.first_board().deadline_at.is_some_and(|d| d <= now);
+    if overdue && (record.game.auto_flag || record.game.ply < 2) {
+        // The worker ends it; nothing may happen in a game whose time is up.
+        return Err(PlayError::TimeUp);
+    }
+    Ok((me, overdue))
+}
+
+/// Any action with the game locked first, then read and checked.
+fn act_locked(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    req: &ActionRequest,
+    message: Option<&str>,
+) -> Result<(), PlayError> {
+    if !lock_game(conn, req.game_id)? {
+        return Err(PlayError::NotFound);
+    }
+    let record = load_game(conn, req.game_id)?.ok_or(PlayError::NotFound)?;
+    let (me, overdue) = check_turn(&record, req, now)?;
+    let game = record.chess_game()?;
+    perform(conn, now, &record, &game, me, req, message, overdue)
+}
+
+/// A move: the game is read and the rules judge the move before the write lock is taken;
+/// under it only the rows are written, and only if the game is still as read (its revision).
+/// When something changed meanwhile, the move is done again with the game locked.
+fn move_before_lock(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    req: &ActionRequest,
+    input: &str,
+    message: Option<&str>,
+) -> Result<(), PlayError> {
+    let record = load_game(conn, req.game_id)?.ok_or(PlayError::NotFound)?;
+    let (me, _) = check_turn(&record, req, now)?;
+    let game = record.chess_game()?;
+    let prepared = prepare_move(now, &record, &game, me, input)?;
     crate::db::write_transaction(conn, |conn| {
-        if !lock_game(conn, req.game_id)? {
-            return Err(PlayError::NotFound);
+        if !claim_game(conn, req.game_id, record.game.revision)? {
+            return act_locked(conn, now, req, message);
         }
-        let record = load_game(conn, req.game_id)?.ok_or(PlayError::NotFound)?;
-        let me = record.seat_of(req.user_id).ok_or(PlayError::NotAPlayer)?;
-        if !record.is_started() {
-            return Err(PlayError::GameOver);
-        }
-        if req.ply != record.game.ply {
-            return Err(PlayError::Stale {
-                sent: req.ply,
-                current: record.game.ply,
-            });
-        }
-        let overdue = record.first_board().deadline_at.is_some_and(|d| d <= now);
-        if overdue && (record.game.auto_flag || record.game.ply < 2) {
-            // The worker ends it; nothing may happen in a game whose time is up.
-            return Err(PlayError::TimeUp);
-        }
-        let game = record.chess_game()?;
-        perform(conn, now, &record, &game, me, req, message, overdue)?;
-        load_game(conn, req.game_id)?.ok_or(PlayError::NotFound)
+        store_prepared(conn, now, &record, &prepared, req.user_id, message)?;
+        follow_lines(conn, now, record.game.id)?;
+        Ok(())
     })
 }
 
@@ -245,7 +292,7 @@ fn perform(
             add_message(conn, now, record, user, message)?;
         }
         Action::OfferDraw => {
-            set_draw_offer(conn, now, record.game.id, Some(me))?;
+            set_draw_offer(conn, now, record.game.id, me.board, Some(me))?;
             crate::usecases::notify::draw_offered(conn, now, record, me.color)?;
             add_message(conn, now, record, user, message)?;
         }
@@ -259,13 +306,13 @@ fn perform(
         }
         Action::DeclineDraw => {
             add_message(conn, now, record, user, message)?;
-            set_draw_offer(conn, now, record.game.id, None)?;
+            set_draw_offer(conn, now, record.game.id, me.board, None)?;
             crate::usecases::notify::draw_declined(conn, now, record, me.color)?;
         }
         Action::WithdrawDraw if offer != mine => return Err(PlayError::NoOwnDrawOffer),
         Action::WithdrawDraw => {
             add_message(conn, now, record, user, message)?;
-            set_draw_offer(conn, now, record.game.id, None)?;
+            set_draw_offer(conn, now, record.game.id, me.board, None)?;
         }
         Action::Comment => unreachable!("comments are handled before the game checks"),
         Action::ClaimTimeout => {
@@ -321,7 +368,7 @@ fn give_time(
             .game
             .deadline_at
             .map(|d| d + chrono::Duration::seconds(extra));
-        set_deadline(conn, now, record.game.id, later)?;
+        set_deadline(conn, now, record.game.id, receiver.board, later)?;
     }
     Ok(())
 }

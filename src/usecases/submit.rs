@@ -1,6 +1,7 @@
-//! Submitting one move for a seat: the turn check, the rules' verdict, the clocks, the rows,
-//! the end when the rules say so and the "your move" mail. Used for typed moves and for the
-//! conditional replies the server plays.
+//! Submitting one move for a seat: the turn check, the rules' verdict and the clocks worked
+//! out first (`prepare_move`, no database), then the rows, the end when the rules say so and
+//! the "your move" mail (`store_prepared`). Used for typed moves and for the conditional
+//! replies the server plays.
 
 use chrono::NaiveDateTime;
 use slowfuse_rules::{Game, MoveError, leave_within};
@@ -24,9 +25,90 @@ pub enum SubmitError {
     Db(#[from] diesel::result::Error),
 }
 
-/// Plays `input` for `seat` in `game` (the record's game as the rules see it): stores the
-/// move with its comment, the mover's bank and the opponent's deadline, ends the game when
-/// the rules say, and records the opponent's "your move".
+/// A move the rules accepted, with everything its rows need.
+pub struct PreparedMove {
+    pub seat: Seat,
+    /// The game after the move.
+    pub after: Game,
+    fen: String,
+    board_ply: i32,
+    mover_bank: Option<i64>,
+    opponent_deadline: Option<NaiveDateTime>,
+    draw_offer: Option<Seat>,
+}
+
+/// Lets the rules judge `input` for `seat` in `game` (the record's game as the rules see it)
+/// and works out the mover's bank, the opponent's deadline and the standing draw offer.
+pub fn prepare_move(
+    now: NaiveDateTime,
+    record: &GameRecord,
+    game: &Game,
+    seat: Seat,
+    input: &str,
+) -> Result<PreparedMove, SubmitError> {
+    let board = record.board(seat.board).ok_or(SubmitError::NotYourTurn)?;
+    if game.turn() != seat.color {
+        return Err(SubmitError::NotYourTurn);
+    }
+    let after = game.play(input.trim()).map_err(SubmitError::Move)?;
+    let opponent = record.player(seat.opponent());
+    let opponent_bank = opponent.and_then(|p| p.time_left_seconds);
+    let opponent_leave = opponent.map_or(&[][..], |p| p.leave.as_slice());
+    let tc = time_control_of(&record.game);
+    Ok(PreparedMove {
+        seat,
+        fen: after.fen(),
+        board_ply: board.ply + 1,
+        mover_bank: bank_after_move(record, seat, now),
+        opponent_deadline: deadline(tc, now, opponent_bank, opponent_leave),
+        // A standing offer from the opponent lapses when I move; my own offer stands.
+        draw_offer: board.draw_offer.filter(|c| *c == seat.color).map(|_| seat),
+        after,
+    })
+}
+
+/// Stores a prepared move with its comment: the move row, the board, the mover's bank, the end
+/// of the game when the rules say, and the opponent's "your move".
+pub fn store_prepared(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    record: &GameRecord,
+    prepared: &PreparedMove,
+    user_id: i64,
+    comment: Option<&str>,
+) -> Result<(), SubmitError> {
+    let seat = prepared.seat;
+    let played = prepared.after.moves().last().expect("a move was played");
+    set_bank(conn, record.game.id, seat, prepared.mover_bank)?;
+    store_move(
+        conn,
+        now,
+        &MoveToStore {
+            game_id: record.game.id,
+            seat,
+            user_id,
+            ply: prepared.board_ply - 1,
+            played,
+            fen_after: &prepared.fen,
+            comment,
+        },
+        &AfterMove {
+            fen: &prepared.fen,
+            board_ply: prepared.board_ply,
+            game_ply: record.game.ply + 1,
+            turn: prepared.after.turn(),
+            deadline: prepared.opponent_deadline,
+            draw_offer: prepared.draw_offer,
+        },
+    )?;
+    if let Some(outcome) = prepared.after.outcome() {
+        finish_game(conn, now, record.game.id, &outcome)?;
+    }
+    crate::usecases::notify::your_turn(conn, now, record.game.id, seat.board)?;
+    Ok(())
+}
+
+/// Prepares and stores a move in one go (the game is locked).
 #[allow(clippy::too_many_arguments)]
 pub fn submit_move(
     conn: &mut DbConnection,
@@ -38,50 +120,9 @@ pub fn submit_move(
     input: &str,
     comment: Option<&str>,
 ) -> Result<Game, SubmitError> {
-    if game.turn() != seat.color {
-        return Err(SubmitError::NotYourTurn);
-    }
-    let after = game.play(input.trim()).map_err(SubmitError::Move)?;
-    let played = after.moves().last().expect("a move was just played");
-    let fen = after.fen();
-    set_bank(
-        conn,
-        record.game.id,
-        seat,
-        bank_after_move(record, seat, now),
-    )?;
-    let opponent = record.player(seat.opponent());
-    let opponent_bank = opponent.and_then(|p| p.time_left_seconds);
-    let opponent_leave = opponent.map_or(&[][..], |p| p.leave.as_slice());
-    let tc = time_control_of(&record.game);
-    // A standing offer from the opponent lapses when I move; my own offer stands.
-    let board = record.board(seat.board).ok_or(SubmitError::NotYourTurn)?;
-    let draw_offer = board.draw_offer.filter(|c| *c == seat.color).map(|_| seat);
-    store_move(
-        conn,
-        now,
-        &MoveToStore {
-            game_id: record.game.id,
-            seat,
-            user_id,
-            ply: record.game.ply,
-            played,
-            fen_after: &fen,
-            comment,
-        },
-        &AfterMove {
-            fen: &fen,
-            ply: record.game.ply + 1,
-            turn: after.turn(),
-            deadline: deadline(tc, now, opponent_bank, opponent_leave),
-            draw_offer,
-        },
-    )?;
-    if let Some(outcome) = after.outcome() {
-        finish_game(conn, now, record.game.id, &outcome)?;
-    }
-    crate::usecases::notify::your_turn(conn, now, record.game.id)?;
-    Ok(after)
+    let prepared = prepare_move(now, record, game, seat, input)?;
+    store_prepared(conn, now, record, &prepared, user_id, comment)?;
+    Ok(prepared.after)
 }
 
 /// The mover's bank after this move: it runs only once both sides have made their first
@@ -89,13 +130,11 @@ pub fn submit_move(
 fn bank_after_move(record: &GameRecord, seat: Seat, now: NaiveDateTime) -> Option<i64> {
     let player = record.player(seat)?;
     let bank = player.time_left_seconds?;
-    if record.game.ply < 2 {
+    let board = record.board(seat.board)?;
+    if board.ply < 2 {
         return Some(bank);
     }
-    let turn_start = record
-        .first_board()
-        .last_move_at
-        .unwrap_or(record.game.created_at);
+    let turn_start = board.last_move_at.unwrap_or(record.game.created_at);
     let on_leave = leave_within(epoch(turn_start), epoch(now), &player.leave);
     let spent = (now - turn_start).num_seconds() - on_leave;
     Some(time_control_of(&record.game).bank_after_move(bank, spent))

@@ -64,7 +64,7 @@ pub fn postgres_url() -> Option<String> {
 }
 
 /// Makes an empty database on the test PostgreSQL server and returns its URL.
-fn fresh_postgres_database(server: &str) -> String {
+pub fn fresh_postgres_database(server: &str) -> String {
     let name = format!("slowfuse_test_{}", rand_suffix());
     let mut admin = diesel::PgConnection::establish(server).expect("connect to test postgres");
     admin
