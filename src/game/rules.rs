@@ -245,3 +245,100 @@ fn play_on(record: &GameRecord, mut game: Game, done: usize) -> Result<Game, Cor
     }
     Ok(game)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::models::{Game as GameRow, Move};
+    use slowfuse_rules::STANDARD_START_FEN;
+
+    fn record(id: i64, ucis: &[&str]) -> GameRecord {
+        let at = chrono::DateTime::from_timestamp(0, 0).unwrap().naive_utc();
+        let game = GameRow {
+            id,
+            variant: "standard".into(),
+            variant_options: "{}".into(),
+            initial_fen: STANDARD_START_FEN.into(),
+            ply: ucis.len() as i32,
+            status: "started".into(),
+            result: "*".into(),
+            termination: None,
+            time_control: "none".into(),
+            days_per_move: None,
+            increment_seconds: None,
+            cap_seconds: None,
+            deadline_at: None,
+            rated: false,
+            is_public: true,
+            created_at: at,
+            updated_at: at,
+            finished_at: None,
+            initial_seconds: None,
+            auto_flag: true,
+            revision: 0,
+        };
+        let moves = ucis
+            .iter()
+            .enumerate()
+            .map(|(i, uci)| Move {
+                id: i as i64 + 1,
+                game_id: id,
+                board: 0,
+                ply: i as i32,
+                uci: uci.to_string(),
+                san: String::new(),
+                fen_after: String::new(),
+                player_id: None,
+                comment: None,
+                played_at: at,
+            })
+            .collect();
+        GameRecord {
+            game,
+            status: GameStatus::Started,
+            players: Vec::new(),
+            boards: Vec::new(),
+            moves,
+            messages: Vec::new(),
+        }
+    }
+
+    fn replayed(ucis: &[&str]) -> String {
+        let ucis: Vec<String> = ucis.iter().map(|u| u.to_string()).collect();
+        Game::replay(Variant::Standard, STANDARD_START_FEN, &ucis)
+            .unwrap()
+            .fen()
+    }
+
+    #[test]
+    fn the_cache_gives_what_a_replay_gives() {
+        // A game seen before, then one more move: played on from the cached game.
+        let id = 900_001;
+        let first = record(id, &["e2e4", "e7e5"]);
+        assert_eq!(
+            first.chess_game().unwrap().fen(),
+            replayed(&["e2e4", "e7e5"])
+        );
+        let longer = record(id, &["e2e4", "e7e5", "g1f3"]);
+        assert_eq!(
+            longer.chess_game().unwrap().fen(),
+            replayed(&["e2e4", "e7e5", "g1f3"])
+        );
+        // Another database's game of the same id, or a history changed since: not the cache.
+        let other = record(id, &["d2d4", "d7d5"]);
+        assert_eq!(
+            other.chess_game().unwrap().fen(),
+            replayed(&["d2d4", "d7d5"])
+        );
+        let shorter = record(id, &["d2d4"]);
+        assert_eq!(shorter.chess_game().unwrap().fen(), replayed(&["d2d4"]));
+        assert_eq!(shorter.chess_game().unwrap().ply(), 1);
+    }
+
+    #[test]
+    fn a_move_that_does_not_replay_is_a_corrupt_game() {
+        let bad = record(900_002, &["e2e4", "e2e4"]);
+        let error = bad.chess_game().unwrap_err();
+        assert_eq!(error.game_id, 900_002);
+    }
+}
