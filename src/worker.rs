@@ -29,8 +29,7 @@ pub async fn run_once(state: &AppState) -> anyhow::Result<Vec<Expiry>> {
     let now = state.now();
     let ended = state
         .db(move |conn| expire_overdue_games(conn, now))
-        .await
-        .map_err(|e| anyhow::anyhow!("{e}"))??;
+        .await??;
     match send_mail_once(state).await {
         Ok(report) if !report.is_empty() => log::info!("worker mail: {report:?}"),
         Ok(_) => {}
@@ -66,6 +65,5 @@ pub async fn send_mail_once(state: &AppState) -> anyhow::Result<MailReport> {
             }
             deliver_due(conn, now, &settings, &signer)
         })
-        .await
-        .map_err(|e| anyhow::anyhow!("{e}"))?
+        .await?
 }

@@ -3,12 +3,12 @@
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use slowfuse_rules::{DAY_SECONDS, FISCHER_PRESETS, TimeControl};
+use slowfuse_rules::{DAY_SECONDS, FISCHER_PRESETS, GameOver, TimeControl};
 
 use crate::db::{DbConnection, lock_game};
 use crate::game::clock::time_control_of;
 use crate::game::store::write_abort;
-use crate::game::{GameRecord, GameStatus, Seat, load_game};
+use crate::game::{CorruptGame, GameRecord, GameStatus, Seat, load_game};
 use crate::schema::games;
 use crate::usecases::finish::finish_game;
 
@@ -101,13 +101,29 @@ pub enum Expiry {
     Aborted(i64),
 }
 
+/// Why a pass over the overdue games stopped; the games it ended before stay ended.
+#[derive(Debug, thiserror::Error)]
+pub enum ExpireError {
+    #[error(transparent)]
+    Db(#[from] diesel::result::Error),
+    #[error(transparent)]
+    Corrupt(#[from] CorruptGame),
+    /// The record says the game runs, its moves say it is over.
+    #[error("game {game_id} is overdue, but its moves have already ended it")]
+    AlreadyOver {
+        game_id: i64,
+        #[source]
+        source: GameOver,
+    },
+}
+
 /// Ends every game whose deadline has passed, each in its own transaction with the game
 /// locked and the deadline checked again, so that several workers (several server
 /// instances on one database) end each game exactly once. Returns what this call did.
 pub fn expire_overdue_games(
     conn: &mut DbConnection,
     now: NaiveDateTime,
-) -> anyhow::Result<Vec<Expiry>> {
+) -> Result<Vec<Expiry>, ExpireError> {
     let candidates: Vec<i64> = games::table
         .filter(games::status.eq(GameStatus::Started.as_str()))
         .filter(games::deadline_at.le(now))
@@ -118,7 +134,7 @@ pub fn expire_overdue_games(
         .load(conn)?;
     let mut done = Vec::new();
     for id in candidates {
-        let ended = crate::db::write_transaction(conn, |conn| -> anyhow::Result<Option<Expiry>> {
+        let ended = crate::db::write_transaction::<_, ExpireError>(conn, |conn| {
             if !lock_game(conn, id)? {
                 return Ok(None);
             }
@@ -137,7 +153,11 @@ pub fn expire_overdue_games(
             if !g.auto_flag {
                 return Ok(None);
             }
-            let flagged = record.chess_game()?.flag(record.turn())?;
+            let over = |source| ExpireError::AlreadyOver {
+                game_id: id,
+                source,
+            };
+            let flagged = record.chess_game()?.flag(record.turn()).map_err(over)?;
             if let Some(outcome) = flagged.outcome() {
                 finish_game(conn, now, id, &outcome)?;
             }

@@ -113,8 +113,7 @@ impl FromRequest for ApiUser {
                 )
             };
             let token = token.filter(|t| !t.is_empty()).ok_or_else(unauthorized)?;
-            let state = state
-                .ok_or_else(|| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "no state"))?;
+            let state = state.ok_or_else(|| ApiError::internal("no application state"))?;
             let user = state
                 .db(move |c| accounts::user_by_token(c, &token))
                 .await??
@@ -512,13 +511,9 @@ async fn get_conditional(
     let id = path.into_inner();
     let (ply, lines) = state
         .db(move |c| -> Result<_, ApiError> {
-            let record = load_game(c, id)?
-                .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "game not found"))?;
+            let record = load_game(c, id)?.ok_or(PlayError::NotFound)?;
             if record.seat_of(user.id).is_none() {
-                return Err(ApiError::new(
-                    StatusCode::FORBIDDEN,
-                    "you are not playing in this game",
-                ));
+                return Err(PlayError::NotAPlayer.into());
             }
             let lines = conditional::my_lines(c, &record, user.id).map_err(PlayError::from)?;
             Ok((record.game.ply, lines))
@@ -564,13 +559,9 @@ async fn delete_conditional(
     let id = path.into_inner();
     state
         .db(move |c| -> Result<_, ApiError> {
-            let record = load_game(c, id)?
-                .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "game not found"))?;
+            let record = load_game(c, id)?.ok_or(PlayError::NotFound)?;
             if record.seat_of(user.id).is_none() {
-                return Err(ApiError::new(
-                    StatusCode::FORBIDDEN,
-                    "you are not playing in this game",
-                ));
+                return Err(PlayError::NotAPlayer.into());
             }
             Ok(conditional::clear_lines(c, id, user.id)?)
         })
@@ -608,27 +599,6 @@ fn leave_json(s: &leave::LeaveSummary) -> serde_json::Value {
             "days": l.days(),
         })).collect::<Vec<_>>(),
     })
-}
-
-fn leave_status(e: &leave::LeaveError) -> StatusCode {
-    match e {
-        leave::LeaveError::Db(_) | leave::LeaveError::Corrupt(_) => {
-            StatusCode::INTERNAL_SERVER_ERROR
-        }
-        leave::LeaveError::NotCancellable => StatusCode::NOT_FOUND,
-        _ => StatusCode::UNPROCESSABLE_ENTITY,
-    }
-}
-
-impl From<leave::LeaveError> for ApiError {
-    fn from(e: leave::LeaveError) -> Self {
-        let status = leave_status(&e);
-        if status == StatusCode::INTERNAL_SERVER_ERROR {
-            log::error!("leave failed: {e}");
-            return ApiError::new(status, "internal error");
-        }
-        ApiError::new(status, e.to_string())
-    }
 }
 
 async fn get_leave(state: web::Data<AppState>, user: ApiUser) -> Result<HttpResponse, ApiError> {

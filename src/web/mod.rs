@@ -44,11 +44,11 @@ impl AppState {
     {
         let pool = self.pool.clone();
         web::block(move || {
-            let mut conn = pool.get().map_err(|e| WebError::Internal(e.to_string()))?;
+            let mut conn = pool.get().map_err(WebError::internal)?;
             Ok(f(&mut conn))
         })
         .await
-        .map_err(|e| WebError::Internal(e.to_string()))?
+        .map_err(WebError::internal)?
     }
 
     /// The current time from the injected clock.

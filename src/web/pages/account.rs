@@ -7,11 +7,11 @@ use askama::Template;
 use serde::Deserialize;
 
 use super::{check_csrf, render, require_login, see_other};
-use crate::usecases::accounts::{self, LoginError, SignUpError};
+use crate::usecases::accounts;
 use crate::usecases::email_settings;
 use crate::usecases::leave::{self, LeaveSummary};
 use crate::web::api::client_address;
-use crate::web::errors::WebError;
+use crate::web::errors::{WebError, refusal};
 use crate::web::{AppState, Layout, session};
 
 #[derive(Template)]
@@ -105,19 +105,15 @@ pub async fn signup(
             session::flash(&session, "info", format!("Welcome, {}!", user.username));
             Ok(see_other("/"))
         }
-        Err(SignUpError::Db(e)) => Err(e.into()),
         Err(err) => {
-            let status = match err {
-                SignUpError::UsernameTaken(_) => StatusCode::CONFLICT,
-                _ => StatusCode::UNPROCESSABLE_ENTITY,
-            };
+            let refused = refusal(err)?;
             let page = SignUpPage {
                 layout: Layout::from_session(&session),
-                error: Some(err.to_string()),
+                error: Some(refused.message),
                 username: form.username,
                 email: form.email,
             };
-            render(status, &page)
+            render(refused.status, &page)
         }
     }
 }
@@ -169,19 +165,15 @@ pub async fn login(
             session::log_in(&session, user.id, &user.username);
             Ok(see_other(&safe_next(form.next.as_deref())))
         }
-        Err(LoginError::Db(e)) => Err(e.into()),
         Err(err) => {
-            let status = match err {
-                LoginError::Throttled(_) => StatusCode::TOO_MANY_REQUESTS,
-                _ => StatusCode::UNAUTHORIZED,
-            };
+            let refused = refusal(err)?;
             let page = LoginPage {
                 layout: Layout::from_session(&session),
-                error: Some(err.to_string()),
+                error: Some(refused.message),
                 username: form.username,
                 next: safe_next(form.next.as_deref()),
             };
-            render(status, &page)
+            render(refused.status, &page)
         }
     }
 }
@@ -316,17 +308,10 @@ pub async fn book_leave(
             session::flash(&session, "info", text);
             Ok(see_other("/account"))
         }
-        Err(leave::LeaveError::Db(e)) => Err(e.into()),
         Err(e) => {
-            account_page_for(
-                &state,
-                &session,
-                user_id,
-                unprocessable,
-                None,
-                Some(e.to_string()),
-            )
-            .await
+            let refused = refusal(e)?;
+            let (status, message) = (refused.status, Some(refused.message));
+            account_page_for(&state, &session, user_id, status, None, message).await
         }
     }
 }
@@ -352,10 +337,10 @@ pub async fn cancel_leave(
             session::flash(&session, "info", "Leave cancelled.");
             Ok(see_other("/account"))
         }
-        Err(leave::LeaveError::Db(e)) => Err(e.into()),
         Err(e) => {
-            let status = StatusCode::NOT_FOUND;
-            account_page_for(&state, &session, user_id, status, None, Some(e.to_string())).await
+            let refused = refusal(e)?;
+            let (status, message) = (refused.status, Some(refused.message));
+            account_page_for(&state, &session, user_id, status, None, message).await
         }
     }
 }

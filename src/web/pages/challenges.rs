@@ -9,10 +9,10 @@ use serde::Deserialize;
 use super::{check_csrf, render, require_login, see_other};
 use crate::models::Challenge;
 use crate::usecases::challenges::{
-    self, ChallengeError, ChallengeListing, ChallengeRequest, OFFERED_VARIANTS, challenge_by_token,
+    self, ChallengeListing, ChallengeRequest, OFFERED_VARIANTS, challenge_by_token,
 };
 use crate::usecases::clocks::{DAYS_PER_MOVE, TimeControlRequest};
-use crate::web::errors::{WebError, challenge_status};
+use crate::web::errors::{WebError, refusal};
 use crate::web::{AppState, Layout, session};
 
 /// A variant as offered in the form.
@@ -148,13 +148,13 @@ pub async fn create(
             session::flash(&session, "info", "Challenge created.");
             Ok(see_other("/challenges"))
         }
-        Err(ChallengeError::Db(e)) => Err(e.into()),
         Err(e) => {
+            let refused = refusal(e)?;
             list_page(
                 &state,
                 &session,
-                challenge_status(&e),
-                Some(e.to_string()),
+                refused.status,
+                Some(refused.message),
                 None,
                 opponent,
             )
@@ -234,13 +234,13 @@ pub async fn accept(
         .await?
     {
         Ok(game_id) => Ok(see_other(&format!("/games/{game_id}"))),
-        Err(ChallengeError::Db(e)) => Err(e.into()),
         Err(e) => {
+            let refused = refusal(e)?;
             list_page(
                 &state,
                 &session,
-                challenge_status(&e),
-                Some(e.to_string()),
+                refused.status,
+                Some(refused.message),
                 None,
                 String::new(),
             )
@@ -270,13 +270,13 @@ pub async fn cancel(
             session::flash(&session, "info", "Challenge cancelled.");
             Ok(see_other("/challenges"))
         }
-        Err(ChallengeError::Db(e)) => Err(e.into()),
         Err(e) => {
+            let refused = refusal(e)?;
             list_page(
                 &state,
                 &session,
-                challenge_status(&e),
-                Some(e.to_string()),
+                refused.status,
+                Some(refused.message),
                 None,
                 String::new(),
             )

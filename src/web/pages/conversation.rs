@@ -10,7 +10,7 @@ use super::game::{Typed, refuse};
 use super::{game_form_sender, see_other};
 use crate::game::GameRecord;
 use crate::usecases::messages::{self, MessageError};
-use crate::web::errors::{WebError, message_status};
+use crate::web::errors::{UseCaseError, WebError};
 use crate::web::{AppState, session};
 
 /// The session key of the "Hide comments" preference (for every game).
@@ -208,8 +208,8 @@ async fn done(
         Err(MessageError::NotFound) => Err(WebError::NotFound),
         Err(MessageError::Db(e)) => Err(e.into()),
         Err(e) => {
-            let status: StatusCode = message_status(&e);
-            refuse(state, session, id, status, e.to_string(), typed).await
+            let status: StatusCode = e.status();
+            refuse(state, session, id, status, e.message(), typed).await
         }
     }
 }

@@ -16,7 +16,7 @@ use crate::usecases::clocks::seconds_left;
 use crate::usecases::messages::{MessageError, readable_conversation};
 use crate::usecases::play::{self, Action, ActionRequest, PlayError};
 use crate::web::board::{BoardView, board_view};
-use crate::web::errors::{WebError, play_status};
+use crate::web::errors::{Refusal, WebError, refusal};
 use crate::web::{AppState, Layout, session};
 
 /// One move in the move list.
@@ -153,7 +153,7 @@ async fn own_conditional_lines(
     state
         .db(move |c| crate::usecases::conditional::my_lines(c, &record, me))
         .await?
-        .map_err(|e| WebError::Internal(e.to_string()))
+        .map_err(WebError::internal)
 }
 
 /// Pieces in hand as text, e.g. `P P N`; empty when none.
@@ -181,9 +181,7 @@ fn build_page(
     error: Option<String>,
     typed: Typed,
 ) -> Result<GamePage, WebError> {
-    let game = record
-        .chess_game()
-        .map_err(|e| WebError::Internal(e.to_string()))?;
+    let game = record.chess_game()?;
     let last_ply = game.ply();
     let view_ply = view.unwrap_or(last_ply).min(last_ply);
     let me = session::current_user_id(session)
@@ -458,19 +456,12 @@ pub async fn act(
             Err(WebError::NotFound)
         }
         Err(err) => {
-            let status = play_status(&err);
+            let Refusal { status, message } = refusal(err)?;
             let record = state
                 .db(move |c| load_game(c, id))
                 .await??
                 .ok_or(WebError::NotFound)?;
-            let mut page = build_page(
-                &state,
-                &session,
-                &record,
-                None,
-                Some(err.to_string()),
-                typed,
-            )?;
+            let mut page = build_page(&state, &session, &record, None, Some(message), typed)?;
             page.my_conditional = own_conditional_lines(&state, &session, &record).await?;
             fill_note(&state, &session, &record, &mut page.talk, false).await?;
             page.my_tags = super::tags::tag_box(&state, &session, id).await?;

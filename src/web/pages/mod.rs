@@ -83,9 +83,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 
 /// Renders a template with a status code.
 pub fn render(status: StatusCode, page: &impl Template) -> Result<HttpResponse, WebError> {
-    let body = page
-        .render()
-        .map_err(|e| WebError::Internal(e.to_string()))?;
+    let body = page.render().map_err(WebError::internal)?;
     Ok(HttpResponse::build(status)
         .content_type("text/html; charset=utf-8")
         .body(body))

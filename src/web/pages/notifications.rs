@@ -12,9 +12,9 @@ use serde::Deserialize;
 use super::{check_csrf, render, require_login, see_other};
 use crate::mail::Signer;
 use crate::usecases::accounts::user_by_id;
-use crate::usecases::email_settings::{self, DigestTime, ResendError, SettingsError};
+use crate::usecases::email_settings::{self, DigestTime, SettingsError};
 use crate::usecases::notify::{Kind, Mode};
-use crate::web::errors::WebError;
+use crate::web::errors::{WebError, refusal};
 use crate::web::{AppState, Layout, session};
 
 #[derive(Template)]
@@ -204,8 +204,7 @@ pub async fn resend_verification(
         .await?
     {
         Ok(()) => "A new confirmation mail is on its way.".to_string(),
-        Err(ResendError::Db(e)) => return Err(e.into()),
-        Err(e) => e.to_string(),
+        Err(e) => refusal(e)?.message,
     };
     session::flash(&session, "info", text);
     Ok(see_other("/account#notifications"))

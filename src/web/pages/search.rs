@@ -13,7 +13,7 @@ use crate::usecases::search::{
     FoundGame, PGN_CAP, Search, SearchError, SearchParams, SearchResults, Sort, matching_game_ids,
     search_games,
 };
-use crate::web::errors::WebError;
+use crate::web::errors::{WebError, refusal};
 use crate::web::{AppState, Layout, session};
 
 /// One option of the variant list.
@@ -167,11 +167,12 @@ fn page(
 fn refused(
     session: &Session,
     params: SearchParams,
-    e: &SearchError,
+    e: SearchError,
 ) -> Result<HttpResponse, WebError> {
+    let refused = refusal(e)?;
     render(
-        StatusCode::UNPROCESSABLE_ENTITY,
-        &page(session, params, Some(e.to_string()), None),
+        refused.status,
+        &page(session, params, Some(refused.message), None),
     )
 }
 
@@ -185,7 +186,7 @@ pub async fn search_page(
     let (params, checked) = parse(&req, viewer.is_some());
     let search = match checked {
         Ok(s) => s,
-        Err(e) => return refused(&session, params, &e),
+        Err(e) => return refused(&session, params, e),
     };
     let sort = search.sort;
     let found = state
@@ -205,7 +206,7 @@ pub async fn search_pgn(
     let (params, checked) = parse(&req, viewer.is_some());
     let search = match checked {
         Ok(s) => s,
-        Err(e) => return refused(&session, params, &e),
+        Err(e) => return refused(&session, params, e),
     };
     let public_url = state.settings.server.public_url.clone();
     let pgn = state

@@ -6,7 +6,7 @@ use serde::Deserialize;
 
 use super::{game_form_sender, see_other};
 use crate::usecases::tags::{self, TagError};
-use crate::web::errors::{WebError, tag_status};
+use crate::web::errors::{UseCaseError, WebError};
 use crate::web::{AppState, session};
 
 /// What the game page's tag box shows: only ever the viewer's own tags.
@@ -107,11 +107,11 @@ async fn edit(
         Err(TagError::Db(e)) => Err(e.into()),
         Err(err) => {
             let mut refused = tag_box(&state, &session, id).await?;
-            refused.error = Some(err.to_string());
+            refused.error = Some(err.message());
             if matches!(how, Edit::Add) {
                 refused.typed = typed;
             }
-            super::game::show_with_tags(&state, &session, id, refused, tag_status(&err)).await
+            super::game::show_with_tags(&state, &session, id, refused, err.status()).await
         }
     }
 }
