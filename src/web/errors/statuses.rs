@@ -1,0 +1,174 @@
+//! Each use case's error as users see it: its status and message, one `impl` per enum.
+
+use actix_web::http::StatusCode;
+
+use super::UseCaseError;
+use crate::usecases::accounts::{LoginError, SignUpError};
+use crate::usecases::challenges::ChallengeError;
+use crate::usecases::email_settings::{ResendError, SettingsError};
+use crate::usecases::leave::LeaveError;
+use crate::usecases::messages::MessageError;
+use crate::usecases::play::PlayError;
+use crate::usecases::search::SearchError;
+use crate::usecases::tags::TagError;
+
+// Each use case's statuses, in one place. A new variant must be placed here: no wildcards.
+
+impl UseCaseError for PlayError {
+    fn status(&self) -> StatusCode {
+        match self {
+            PlayError::NotFound => StatusCode::NOT_FOUND,
+            PlayError::NotAPlayer | PlayError::NotYourTurn => StatusCode::FORBIDDEN,
+            PlayError::GameOver
+            | PlayError::Stale { .. }
+            | PlayError::DrawAlreadyOffered
+            | PlayError::TimeUp => StatusCode::CONFLICT,
+            PlayError::Move(_)
+            | PlayError::Claim(_)
+            | PlayError::NoDrawOffer
+            | PlayError::NoOwnDrawOffer
+            | PlayError::Conditional(_)
+            | PlayError::NotOverdue
+            | PlayError::BadGift
+            | PlayError::MessageTooLong(_)
+            | PlayError::EmptyMove
+            | PlayError::MoveTooLong => StatusCode::UNPROCESSABLE_ENTITY,
+            PlayError::Message(m) => m.status(),
+            PlayError::Corrupt(_) | PlayError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl UseCaseError for MessageError {
+    fn status(&self) -> StatusCode {
+        match self {
+            MessageError::NotFound => StatusCode::NOT_FOUND,
+            MessageError::NotAPlayer
+            | MessageError::PrivateGame
+            | MessageError::PlayerKibitz
+            | MessageError::NotesForPlayers => StatusCode::FORBIDDEN,
+            MessageError::Empty(_) | MessageError::TooLong { .. } => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
+            MessageError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl UseCaseError for ChallengeError {
+    fn status(&self) -> StatusCode {
+        match self {
+            ChallengeError::NotFound => StatusCode::NOT_FOUND,
+            ChallengeError::NotOpen => StatusCode::CONFLICT,
+            ChallengeError::OwnChallenge | ChallengeError::NotForYou | ChallengeError::NotYours => {
+                StatusCode::FORBIDDEN
+            }
+            ChallengeError::UnknownVariant(_)
+            | ChallengeError::BadColor
+            | ChallengeError::BadTime(_)
+            | ChallengeError::NoSuchOpponent(_)
+            | ChallengeError::RatedNeedsClock
+            | ChallengeError::SelfChallenge => StatusCode::UNPROCESSABLE_ENTITY,
+            ChallengeError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl UseCaseError for SignUpError {
+    fn status(&self) -> StatusCode {
+        match self {
+            SignUpError::UsernameTaken(_) => StatusCode::CONFLICT,
+            SignUpError::InvalidUsername(_)
+            | SignUpError::InvalidEmail(_)
+            | SignUpError::WeakPassword(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            SignUpError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl UseCaseError for LoginError {
+    fn status(&self) -> StatusCode {
+        match self {
+            LoginError::WrongCredentials => StatusCode::UNAUTHORIZED,
+            LoginError::Throttled(_) => StatusCode::TOO_MANY_REQUESTS,
+            LoginError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl UseCaseError for LeaveError {
+    fn status(&self) -> StatusCode {
+        match self {
+            LeaveError::NotCancellable => StatusCode::NOT_FOUND,
+            LeaveError::InThePast
+            | LeaveError::BadLength(_)
+            | LeaveError::Overlap
+            | LeaveError::OverAllowance { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            LeaveError::Db(_) | LeaveError::Corrupt(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl UseCaseError for TagError {
+    fn status(&self) -> StatusCode {
+        match self {
+            TagError::NoGame | TagError::NotTagged(_) => StatusCode::NOT_FOUND,
+            TagError::Invalid(_) | TagError::TooMany => StatusCode::UNPROCESSABLE_ENTITY,
+            TagError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn message(&self) -> String {
+        match self {
+            TagError::NoGame => "game not found".to_string(),
+            other => other.to_string(),
+        }
+    }
+}
+
+impl UseCaseError for SearchError {
+    fn status(&self) -> StatusCode {
+        match self {
+            SearchError::TooLong
+            | SearchError::Unreadable(_)
+            | SearchError::BadName(_)
+            | SearchError::SameNames
+            | SearchError::BadColor
+            | SearchError::UnknownVariant(..)
+            | SearchError::BadResult
+            | SearchError::BadStatus
+            | SearchError::BadRated
+            | SearchError::BadSort
+            | SearchError::BadPage
+            | SearchError::BadPerPage
+            | SearchError::BadDate(..)
+            | SearchError::EmptyRange(..)
+            | SearchError::TagsNeedLogin
+            | SearchError::TooManyTags => StatusCode::UNPROCESSABLE_ENTITY,
+            SearchError::Tag(e) => e.status(),
+        }
+    }
+}
+
+impl UseCaseError for SettingsError {
+    fn status(&self) -> StatusCode {
+        match self {
+            SettingsError::NoDigest(_) | SettingsError::Hour | SettingsError::TimeZone(_) => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
+            SettingsError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+/// The account page shows a refusal as a flash message, whatever its status.
+impl UseCaseError for ResendError {
+    fn status(&self) -> StatusCode {
+        match self {
+            ResendError::AlreadyVerified => StatusCode::CONFLICT,
+            ResendError::TooSoon => StatusCode::TOO_MANY_REQUESTS,
+            ResendError::NoUser => StatusCode::NOT_FOUND,
+            ResendError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
