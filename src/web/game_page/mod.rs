@@ -1,11 +1,5 @@
-//! The game page, drawn for one viewer by [`draw`]: a plain view, a refused form drawn again
-//! with its message and what was typed, and the page after the tag and conversation forms.
-//!
-//! Everything the page needs from the database (the record, then the viewer's own lines,
-//! tags and note as [`ViewerExtras`]) is read first, in one place; each panel is then built by
-//! a pure function of it, and `templates/game.html` draws each panel in a block of its own.
-//! A new tab is one builder here and one block there (and a field of `ViewerExtras` when it
-//! shows the viewer's own rows).
+//! The game page for one viewer: the viewer's own rows read once, a pure builder per panel,
+//! and [`draw`], used for a plain view, a refused form and after the tag and talk forms.
 
 mod actions;
 mod board;
@@ -82,7 +76,10 @@ pub enum Occasion {
     Refused(Refusal),
 }
 
-/// The game page as drawn: one field per panel.
+/// The game page as drawn: one field per panel, each built by a pure function of the record,
+/// the rules' game, the viewer, their [`ViewerExtras`] and the [`Occasion`]. A new tab is one
+/// builder, one field here and one block in `templates/game.html` (and a field of
+/// `ViewerExtras` when it shows the viewer's own rows).
 #[derive(Template)]
 #[template(path = "game.html")]
 pub struct GamePage {

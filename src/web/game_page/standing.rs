@@ -1,6 +1,5 @@
-//! Where a game stands, the same for every reader: status and result, whose turn, the draw
-//! offer, the deadline, the time control, each player's clock and leave. Read once from the
-//! record; the game page and the game JSON both show it.
+//! Where a game stands, read once from the record for every reader (the page and the game
+//! JSON): status and result, turn, draw offer, deadline, time control, clocks and leave.
 
 use chrono::NaiveDateTime;
 use slowfuse_rules::{Color, EndReason, TimeControl};

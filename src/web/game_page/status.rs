@@ -54,7 +54,6 @@ mod tests {
         let mut s = running();
         s.deadline_at = Some(now + chrono::Duration::hours(5));
         let player = Rights {
-            color: Some("white"),
             my_turn: true,
             can_act: true,
         };

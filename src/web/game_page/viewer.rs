@@ -6,7 +6,7 @@ use slowfuse_rules::Color;
 
 use super::standing::Standing;
 use crate::db::DbConnection;
-use crate::game::{GameRecord, Seat, color_name};
+use crate::game::{GameRecord, Seat};
 use crate::usecases::messages::{MessageError, my_note};
 use crate::usecases::{conditional, tags};
 use crate::web::errors::WebError;
@@ -49,8 +49,6 @@ impl Viewer {
 /// What the viewer may do in the game now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rights {
-    /// `white` or `black` when they play.
-    pub color: Option<&'static str>,
     /// They play, the game runs and it is their move.
     pub my_turn: bool,
     /// They play and the game runs: the action bar and the board are theirs.
@@ -62,7 +60,6 @@ impl Rights {
     pub fn of(viewer: &Viewer, standing: &Standing) -> Rights {
         let started = standing.is_started();
         Rights {
-            color: viewer.color().map(color_name),
             my_turn: started && viewer.color() == Some(standing.turn),
             can_act: started && viewer.plays(),
         }
@@ -149,15 +146,9 @@ mod tests {
         let spectator = Viewer::default();
         let mut standing = running();
         let rights = Rights::of(&white, &standing);
-        assert_eq!(
-            (rights.color, rights.my_turn, rights.can_act),
-            (Some("white"), true, true)
-        );
+        assert!(rights.my_turn && rights.can_act);
         let rights = Rights::of(&black, &standing);
-        assert_eq!(
-            (rights.color, rights.my_turn, rights.can_act),
-            (Some("black"), false, true)
-        );
+        assert!(!rights.my_turn && rights.can_act);
         assert!(!Rights::of(&spectator, &standing).can_act);
         standing.status = crate::game::GameStatus::Finished;
         let rights = Rights::of(&white, &standing);
