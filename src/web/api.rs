@@ -11,13 +11,14 @@ use serde_json::json;
 use crate::game::{GameRecord, color_name, load_game};
 use crate::usecases::accounts;
 use crate::usecases::challenges::{self, ChallengeRequest};
-use crate::usecases::clocks::{TimeControlRequest, seconds_left};
+use crate::usecases::clocks::TimeControlRequest;
 use crate::usecases::conditional;
 use crate::usecases::games::{GameSummary, my_games, my_queue};
 use crate::usecases::leave;
 use crate::usecases::play::{self, Action, ActionRequest, PlayError};
 use crate::web::AppState;
 use crate::web::errors::ApiError;
+use crate::web::game_page::standing::{PlayerClock, Standing};
 
 mod messages;
 mod notifications;
@@ -317,31 +318,31 @@ pub fn game_json(record: &GameRecord, now: chrono::NaiveDateTime) -> serde_json:
     game_json_for(record, now, None)
 }
 
-/// The game as the API shows it to `viewer`: the comments and kibitz they may read.
+/// The game as the API shows it to `viewer`: the comments and kibitz they may read. Status,
+/// turn, draw offer, deadline, clocks and leave are the game page's [`Standing`].
 pub fn game_json_for(
     record: &GameRecord,
     now: chrono::NaiveDateTime,
     viewer: Option<i64>,
 ) -> serde_json::Value {
-    use slowfuse_rules::Color;
     let g = &record.game;
-    let board = record.first_board();
-    let comments = messages::conversation_json(record, viewer);
+    let standing = Standing::of(record, now);
+    let leave_end = |p: &PlayerClock| p.on_leave_until.map(|t| t.and_utc().to_rfc3339());
     json!({
         "id": g.id,
         "variant": g.variant,
-        "white": record.name_of(crate::game::Seat::first_board(slowfuse_rules::Color::White)),
-        "black": record.name_of(crate::game::Seat::first_board(slowfuse_rules::Color::Black)),
+        "white": standing.white.name,
+        "black": standing.black.name,
         "initial_fen": g.initial_fen,
-        "fen": board.fen,
+        "fen": record.first_board().fen,
         "moves": record.moves.iter().map(|m| m.uci.as_str()).collect::<Vec<_>>(),
         "sans": record.moves.iter().map(|m| m.san.as_str()).collect::<Vec<_>>(),
         "ply": g.ply,
-        "turn": color_name(board.turn),
-        "status": record.status.as_str(),
-        "result": g.result,
-        "termination": g.termination,
-        "draw_offer": board.draw_offer.map(color_name),
+        "turn": color_name(standing.turn),
+        "status": standing.status.as_str(),
+        "result": standing.result,
+        "termination": standing.termination,
+        "draw_offer": standing.draw_offer.map(color_name),
         "days_per_move": g.days_per_move,
         "rated": g.rated,
         "time_control": {
@@ -353,16 +354,16 @@ pub fn game_json_for(
             "auto_flag": g.auto_flag,
         },
         "clock": {
-            "white": seconds_left(record, crate::game::Seat::first_board(Color::White), now),
-            "black": seconds_left(record, crate::game::Seat::first_board(Color::Black), now),
+            "white": standing.white.seconds_left,
+            "black": standing.black.seconds_left,
         },
         "on_leave_until": {
-            "white": leave_end(record, Color::White, now),
-            "black": leave_end(record, Color::Black, now),
+            "white": leave_end(&standing.white),
+            "black": leave_end(&standing.black),
         },
-        "deadline_at": board.deadline_at.map(|d| d.and_utc().to_rfc3339()),
+        "deadline_at": standing.deadline_at.map(|d| d.and_utc().to_rfc3339()),
         "is_public": g.is_public,
-        "comments": comments,
+        "comments": messages::conversation_json(record, viewer),
     })
 }
 
@@ -567,16 +568,6 @@ async fn delete_conditional(
         })
         .await??;
     Ok(HttpResponse::Ok().json(json!({ "lines": null })))
-}
-
-/// When a player's current leave ends, as RFC 3339, if they are on leave now.
-fn leave_end(
-    record: &GameRecord,
-    color: slowfuse_rules::Color,
-    now: chrono::NaiveDateTime,
-) -> Option<String> {
-    let player = record.player(crate::game::Seat::first_board(color))?;
-    leave::on_leave_until(&player.leave, now).map(|t| t.and_utc().to_rfc3339())
 }
 
 #[derive(Deserialize)]

@@ -5,9 +5,11 @@ pub mod assets;
 pub mod board;
 pub mod errors;
 pub mod export;
+pub mod game_page;
 pub mod material;
 pub mod pages;
 pub mod session;
+pub mod time_words;
 pub mod variant_info;
 
 use std::sync::Arc;

@@ -12,6 +12,7 @@ use crate::game::color_name;
 use crate::usecases::challenges::{ChallengeListing, visible_challenges};
 use crate::usecases::games::{GameSummary, my_games, next_game_in_queue};
 use crate::web::errors::WebError;
+use crate::web::time_words::time_left_text;
 use crate::web::{AppState, Layout, session};
 
 /// A game list line ready for the page.
@@ -24,31 +25,6 @@ pub struct GameLine {
     pub my_turn: bool,
     pub state: String,
     pub time_left: String,
-}
-
-/// Says how long until a deadline in words ("2 days 3 h", "overdue").
-pub fn time_left_text(deadline: Option<NaiveDateTime>, now: NaiveDateTime) -> String {
-    let Some(deadline) = deadline else {
-        return String::new();
-    };
-    duration_text((deadline - now).num_seconds())
-}
-
-/// Seconds in words ("2 days 3 h", "5 h 10 min", "overdue" when none are left).
-pub fn duration_text(seconds: i64) -> String {
-    let left = chrono::Duration::seconds(seconds);
-    if left <= chrono::Duration::zero() {
-        return "overdue".into();
-    }
-    let days = left.num_days();
-    let hours = left.num_hours() % 24;
-    let minutes = left.num_minutes() % 60;
-    match (days, hours) {
-        (0, 0) => format!("{minutes} min"),
-        (0, h) => format!("{h} h {minutes} min"),
-        (1, h) => format!("1 day {h} h"),
-        (d, h) => format!("{d} days {h} h"),
-    }
 }
 
 fn game_line(g: &GameSummary, now: NaiveDateTime) -> GameLine {

@@ -6,7 +6,6 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use slowfuse_rules::Variant;
 
-use super::home::time_left_text;
 use super::render;
 use crate::export::pgn_of_games;
 use crate::usecases::search::{
@@ -14,6 +13,7 @@ use crate::usecases::search::{
     search_games,
 };
 use crate::web::errors::{WebError, refusal};
+use crate::web::time_words::time_left_text;
 use crate::web::{AppState, Layout, session};
 
 /// One option of the variant list.

@@ -1,4 +1,5 @@
-//! The tag box on the game page: the viewer's own tags on the game, added and removed by form.
+//! The game page's tag forms: the viewer's own tags on the game, added and removed (the tag
+//! box itself is drawn by `game_page`).
 
 use actix_session::Session;
 use actix_web::{HttpResponse, web};
@@ -7,36 +8,8 @@ use serde::Deserialize;
 use super::{game_form_sender, see_other};
 use crate::usecases::tags::{self, TagError};
 use crate::web::errors::{UseCaseError, WebError};
+use crate::web::game_page::{self, Occasion, Refusal, Typed};
 use crate::web::{AppState, session};
-
-/// What the game page's tag box shows: only ever the viewer's own tags.
-#[derive(Clone, Debug, Default)]
-pub struct TagBox {
-    /// Nothing is shown to a visitor who is not logged in.
-    pub logged_in: bool,
-    pub tags: Vec<String>,
-    /// Why the last tag edit was refused.
-    pub error: Option<String>,
-    /// The tag as typed, kept after a refusal.
-    pub typed: String,
-}
-
-/// The logged-in viewer's tags on a game (an empty, hidden box for visitors).
-pub async fn tag_box(
-    state: &AppState,
-    session: &Session,
-    game_id: i64,
-) -> Result<TagBox, WebError> {
-    let Some(me) = session::current_user_id(session) else {
-        return Ok(TagBox::default());
-    };
-    let tags = state.db(move |c| tags::my_tags(c, me, game_id)).await??;
-    Ok(TagBox {
-        logged_in: true,
-        tags,
-        ..TagBox::default()
-    })
-}
 
 #[derive(Deserialize)]
 pub struct TagForm {
@@ -106,12 +79,13 @@ async fn edit(
         Err(TagError::NoGame) => Err(WebError::NotFound),
         Err(TagError::Db(e)) => Err(e.into()),
         Err(err) => {
-            let mut refused = tag_box(&state, &session, id).await?;
-            refused.error = Some(err.message());
-            if matches!(how, Edit::Add) {
-                refused.typed = typed;
-            }
-            super::game::show_with_tags(&state, &session, id, refused, err.status()).await
+            // A refused addition keeps the tag as typed; a refused removal empties the box.
+            let typed = match how {
+                Edit::Add => typed,
+                Edit::Remove => String::new(),
+            };
+            let refusal = Refusal::new(err.status(), err.message(), Typed::Tag(typed));
+            game_page::draw(&state, &session, id, Occasion::Refused(refusal)).await
         }
     }
 }

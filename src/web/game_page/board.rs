@@ -1,0 +1,80 @@
+//! The board panel: the position at the ply shown, from the viewer's side, whether they may
+//! move on it, where the navigation stands, and the pieces in hand (crazyhouse).
+
+use slowfuse_rules::{Color, Game, Pocket};
+
+use super::standing::Standing;
+use super::viewer::{Rights, Viewer};
+use crate::game::color_name;
+use crate::web::board::{BoardView, board_view};
+
+/// The board panel as drawn.
+#[derive(Clone, Debug)]
+pub struct BoardPanel {
+    pub view: BoardView,
+    /// The ply shown and the last one (the navigation toolbar).
+    pub view_ply: u32,
+    pub last_ply: u32,
+    /// The viewer may drag pieces: they act and the current position is shown.
+    pub movable: bool,
+    pub my_turn: bool,
+    /// `white` or `black`: the side to move in the game.
+    pub turn: &'static str,
+    /// Pieces in hand (crazyhouse): White's and Black's, e.g. `P P N`.
+    pub pockets: Option<(String, String)>,
+}
+
+/// Pieces in hand as text, e.g. `P P N`; empty when none.
+pub fn pocket_text(p: &Pocket) -> String {
+    let counts = [
+        (p.queens, "Q"),
+        (p.rooks, "R"),
+        (p.bishops, "B"),
+        (p.knights, "N"),
+        (p.pawns, "P"),
+    ];
+    let letters: Vec<&str> = counts
+        .iter()
+        .flat_map(|&(n, letter)| std::iter::repeat_n(letter, usize::from(n)))
+        .collect();
+    letters.join(" ")
+}
+
+/// The board after `view_ply` moves (at most the last), as `viewer` sees it.
+pub fn board_panel(
+    game: &Game,
+    view_ply: u32,
+    standing: &Standing,
+    viewer: &Viewer,
+    rights: &Rights,
+) -> BoardPanel {
+    let last_ply = game.ply();
+    BoardPanel {
+        view: board_view(game, view_ply, viewer.color().unwrap_or(Color::White)),
+        view_ply,
+        last_ply,
+        movable: rights.can_act && view_ply == last_ply,
+        my_turn: rights.my_turn,
+        turn: color_name(standing.turn),
+        pockets: game
+            .pockets_at(view_ply)
+            .map(|p| (pocket_text(&p.white), pocket_text(&p.black))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pockets_read_strongest_first() {
+        let pocket = Pocket {
+            pawns: 2,
+            knights: 1,
+            queens: 1,
+            ..Pocket::default()
+        };
+        assert_eq!(pocket_text(&pocket), "Q N P P");
+        assert_eq!(pocket_text(&Pocket::default()), "");
+    }
+}

@@ -1,0 +1,208 @@
+//! The game page for one viewer: the viewer's own rows read once, a pure builder per panel,
+//! and [`draw`], used for a plain view, a refused form and after the tag and talk forms.
+
+mod actions;
+mod board;
+mod info;
+mod moves;
+mod players;
+pub mod standing;
+mod status;
+mod tags;
+mod talk;
+mod viewer;
+
+use actix_session::Session;
+use actix_web::HttpResponse;
+use actix_web::http::StatusCode;
+use askama::Template;
+use chrono::NaiveDateTime;
+use slowfuse_rules::Game;
+
+use crate::game::{GameRecord, load_game};
+use crate::usecases::messages::readable_conversation;
+use crate::web::errors::WebError;
+use crate::web::pages::render;
+use crate::web::{AppState, Layout, session};
+use actions::ActionBar;
+use board::BoardPanel;
+use info::VariantPanel;
+use moves::MoveList;
+use players::Players;
+use status::StatusPanel;
+use tags::TagBox;
+use talk::{TalkInput, TalkView};
+pub use viewer::{Rights, Viewer, ViewerExtras, remember_preference};
+
+/// What a refused form held, kept in its box when the page is drawn again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Typed {
+    /// The action bar (or a finished game's comment box): action, move, message.
+    Action {
+        action: String,
+        mv: String,
+        message: String,
+    },
+    Kibitz(String),
+    Note(String),
+    /// The tag box: the tag as typed (empty after a refused removal).
+    Tag(String),
+}
+
+/// A form the server refused: the status to answer with, why, and what was typed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    pub status: StatusCode,
+    pub message: String,
+    pub typed: Typed,
+}
+
+impl Refusal {
+    pub fn new(status: StatusCode, message: impl Into<String>, typed: Typed) -> Refusal {
+        Refusal {
+            status,
+            message: message.into(),
+            typed,
+        }
+    }
+}
+
+/// Why the page is drawn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Occasion {
+    /// To look at the game after a number of plies (`None`: the current position).
+    View(Option<u32>),
+    /// To answer a refused form, at the current position.
+    Refused(Refusal),
+}
+
+/// The game page as drawn: one field per panel, each built by a pure function of the record,
+/// the rules' game, the viewer, their [`ViewerExtras`] and the [`Occasion`]. A new tab is one
+/// builder, one field here and one block in `templates/game.html` (and a field of
+/// `ViewerExtras` when it shows the viewer's own rows).
+#[derive(Template)]
+#[template(path = "game.html")]
+pub struct GamePage {
+    layout: Layout,
+    id: i64,
+    /// The ply the page's forms are sent with (a stale page is refused).
+    form_ply: i32,
+    me: Rights,
+    actions: ActionBar,
+    board: BoardPanel,
+    moves: MoveList,
+    players: Players,
+    status: StatusPanel,
+    /// The material balance at the ply shown.
+    material: String,
+    variant: VariantPanel,
+    talk: TalkView,
+    my_tags: TagBox,
+    /// The viewer's own conditional lines (only ever theirs).
+    my_conditional: Option<String>,
+}
+
+/// Everything the page is built from, gathered before any panel is.
+pub struct PageInputs<'a> {
+    pub record: &'a GameRecord,
+    /// The rules' two-player game of the record.
+    pub game: &'a Game,
+    pub viewer: Viewer,
+    pub extras: ViewerExtras,
+    pub occasion: &'a Occasion,
+    pub now: NaiveDateTime,
+    pub max_chars: usize,
+}
+
+impl GamePage {
+    /// Builds every panel from the inputs; no I/O.
+    pub fn build(layout: Layout, input: PageInputs<'_>) -> GamePage {
+        let PageInputs {
+            record,
+            game,
+            viewer,
+            extras,
+            ..
+        } = input;
+        let (asked_ply, refusal) = match input.occasion {
+            Occasion::View(ply) => (*ply, None),
+            Occasion::Refused(refusal) => (None, Some(refusal)),
+        };
+        let view_ply = asked_ply.unwrap_or(game.ply()).min(game.ply());
+        let standing = standing::Standing::of(record, input.now);
+        let me = Rights::of(&viewer, &standing);
+        let conversation = if viewer.hides_comments {
+            Vec::new()
+        } else {
+            readable_conversation(record, viewer.id)
+        };
+        let talk = TalkInput {
+            asked_ply,
+            typed: refusal.map(|r| &r.typed),
+            note: extras.note.as_deref(),
+            max_chars: input.max_chars,
+        };
+        GamePage {
+            layout,
+            id: record.game.id,
+            form_ply: record.game.ply,
+            actions: actions::action_bar(&standing, &viewer, refusal, input.now),
+            board: board::board_panel(game, view_ply, &standing, &viewer, &me),
+            moves: moves::move_list(game, &conversation, view_ply),
+            players: players::players(&standing, &viewer),
+            status: status::status_panel(&standing, &me, input.now),
+            material: info::material_text(game, view_ply),
+            variant: info::variant_panel(&record.game.variant),
+            talk: talk::talk_view(record, &viewer, talk),
+            my_tags: tags::tag_box(&viewer, &extras.tags, refusal),
+            my_conditional: extras.conditional,
+            me,
+        }
+    }
+}
+
+/// The record and the viewer's own rows, read on one connection; `None` for no such game.
+fn load(
+    conn: &mut crate::db::DbConnection,
+    id: i64,
+    me: Option<i64>,
+) -> Result<Option<(GameRecord, ViewerExtras)>, WebError> {
+    let Some(record) = load_game(conn, id)? else {
+        return Ok(None);
+    };
+    let extras = ViewerExtras::load(conn, &record, &Viewer::of(&record, me, false))?;
+    Ok(Some((record, extras)))
+}
+
+/// Draws game `id` for the session's viewer: 200 for a view, the refusal's status otherwise.
+pub async fn draw(
+    state: &AppState,
+    session: &Session,
+    id: i64,
+    occasion: Occasion,
+) -> Result<HttpResponse, WebError> {
+    let me = session::current_user_id(session);
+    let (record, extras) = state
+        .db(move |c| load(c, id, me))
+        .await??
+        .ok_or(WebError::NotFound)?;
+    let game = record.chess_game().map_err(WebError::internal)?;
+    let viewer = Viewer::of(&record, me, viewer::comments_hidden(session));
+    let status = match &occasion {
+        Occasion::View(_) => StatusCode::OK,
+        Occasion::Refused(refusal) => refusal.status,
+    };
+    let inputs = PageInputs {
+        record: &record,
+        game: &game,
+        viewer,
+        extras,
+        occasion: &occasion,
+        now: state.now(),
+        max_chars: state.settings.game.max_message_chars,
+    };
+    render(
+        status,
+        &GamePage::build(Layout::from_session(session), inputs),
+    )
+}

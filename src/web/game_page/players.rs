@@ -1,0 +1,95 @@
+//! The players panel: both players with their clocks, the player to move marked, the viewer
+//! as "(you)", and who is on leave now.
+
+use slowfuse_rules::Color;
+
+use super::standing::{PlayerClock, Standing};
+use super::viewer::Viewer;
+use crate::web::time_words::duration_text;
+
+/// One player as the panel shows them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerPanel {
+    pub name: String,
+    /// The viewer plays this colour.
+    pub you: bool,
+    /// Time left in words; empty without a clock or once the game is over.
+    pub clock: String,
+    /// The game runs and this player is to move.
+    pub to_move: bool,
+}
+
+/// The players panel as drawn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Players {
+    pub white: PlayerPanel,
+    pub black: PlayerPanel,
+    /// "bob is on leave until … UTC: their clock stands still." for each player on leave now.
+    pub leave_text: Vec<String>,
+}
+
+fn player_panel(standing: &Standing, viewer: &Viewer, color: Color) -> PlayerPanel {
+    let player = standing.player(color);
+    let started = standing.is_started();
+    PlayerPanel {
+        name: player.name.clone(),
+        you: viewer.color() == Some(color),
+        clock: match player.seconds_left {
+            Some(seconds) if started => duration_text(seconds),
+            _ => String::new(),
+        },
+        to_move: started && standing.turn == color,
+    }
+}
+
+fn leave_line(player: &PlayerClock) -> Option<String> {
+    let until = player.on_leave_until?;
+    Some(format!(
+        "{} is on leave until {} UTC: their clock stands still.",
+        player.name,
+        until.format("%Y-%m-%d %H:%M")
+    ))
+}
+
+/// Both players as `viewer` sees them.
+pub fn players(standing: &Standing, viewer: &Viewer) -> Players {
+    Players {
+        white: player_panel(standing, viewer, Color::White),
+        black: player_panel(standing, viewer, Color::Black),
+        leave_text: [&standing.white, &standing.black]
+            .into_iter()
+            .filter_map(leave_line)
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{GameStatus, Seat};
+    use crate::web::game_page::standing::tests::running;
+
+    #[test]
+    fn clocks_show_while_the_game_runs_and_leave_is_told() {
+        let mut s = running();
+        let until = chrono::NaiveDate::from_ymd_opt(2026, 12, 24)
+            .and_then(|d| d.and_hms_opt(9, 30, 0))
+            .unwrap();
+        s.black.on_leave_until = Some(until);
+        let me = Viewer {
+            id: Some(2),
+            seat: Some(Seat::first_board(Color::Black)),
+            hides_comments: false,
+        };
+        let p = players(&s, &me);
+        assert_eq!(p.white.clock, "3 days 0 h");
+        assert!(p.white.to_move && !p.white.you && p.black.you);
+        assert_eq!(
+            p.leave_text,
+            ["bob is on leave until 2026-12-24 09:30 UTC: their clock stands still."]
+        );
+        s.status = GameStatus::Finished;
+        let p = players(&s, &me);
+        assert!(p.white.clock.is_empty() && !p.white.to_move);
+    }
+}

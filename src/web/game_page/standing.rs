@@ -1,0 +1,154 @@
+//! Where a game stands, read once from the record for every reader (the page and the game
+//! JSON): status and result, turn, draw offer, deadline, time control, clocks and leave.
+
+use chrono::NaiveDateTime;
+use slowfuse_rules::{Color, EndReason, TimeControl};
+
+use crate::game::clock::time_control_of;
+use crate::game::{GameRecord, GameStatus, Seat};
+use crate::usecases::clocks::seconds_left;
+use crate::usecases::leave::on_leave_until;
+
+/// One player of the first board: name, clock, leave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerClock {
+    /// The player's name, or "?" for an empty seat.
+    pub name: String,
+    /// Seconds left now (the player to move counts down); `None` without a clock.
+    pub seconds_left: Option<i64>,
+    /// When their current leave ends, if they are on leave now.
+    pub on_leave_until: Option<NaiveDateTime>,
+}
+
+impl PlayerClock {
+    fn of(record: &GameRecord, color: Color, now: NaiveDateTime) -> PlayerClock {
+        let seat = Seat::first_board(color);
+        PlayerClock {
+            name: record.name_of(seat).to_string(),
+            seconds_left: seconds_left(record, seat, now),
+            on_leave_until: record
+                .player(seat)
+                .and_then(|p| on_leave_until(&p.leave, now)),
+        }
+    }
+}
+
+/// Where the game stands now, on its first (in a two-player game its only) board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Standing {
+    pub status: GameStatus,
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub result: String,
+    /// How it ended (the stored name), once it has.
+    pub termination: Option<String>,
+    pub turn: Color,
+    /// The colour whose draw offer stands.
+    pub draw_offer: Option<Color>,
+    /// When the player to move runs out of time.
+    pub deadline_at: Option<NaiveDateTime>,
+    pub time_control: TimeControl,
+    pub white: PlayerClock,
+    pub black: PlayerClock,
+}
+
+impl Standing {
+    /// Reads the standing from the record's accessors, with the clocks as of `now`.
+    pub fn of(record: &GameRecord, now: NaiveDateTime) -> Standing {
+        let board = record.first_board();
+        Standing {
+            status: record.status,
+            result: record.game.result.clone(),
+            termination: record.game.termination.clone(),
+            turn: board.turn,
+            draw_offer: board.draw_offer,
+            deadline_at: board.deadline_at,
+            time_control: time_control_of(&record.game),
+            white: PlayerClock::of(record, Color::White, now),
+            black: PlayerClock::of(record, Color::Black, now),
+        }
+    }
+
+    /// The player of one colour.
+    pub fn player(&self, color: Color) -> &PlayerClock {
+        match color {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+
+    /// The name of the player to move.
+    pub fn to_move(&self) -> &str {
+        &self.player(self.turn).name
+    }
+
+    /// Whether the game is being played.
+    pub fn is_started(&self) -> bool {
+        self.status == GameStatus::Started
+    }
+
+    /// The status in one line: "alice to move", "1-0 alice wins — checkmate", "Aborted: …".
+    pub fn text(&self) -> String {
+        match self.status {
+            GameStatus::Started => format!("{} to move", self.to_move()),
+            GameStatus::Aborted => "Aborted: the first moves were not made in time".to_string(),
+            _ => {
+                let why = self
+                    .termination
+                    .as_deref()
+                    .and_then(|t| t.parse::<EndReason>().ok())
+                    .map(|r| r.describe().to_string())
+                    .unwrap_or_default();
+                let who = match self.result.as_str() {
+                    "1-0" => format!("{} wins", self.white.name),
+                    "0-1" => format!("{} wins", self.black.name),
+                    _ => "Draw".to_string(),
+                };
+                format!("{} {} — {}", self.result, who, why)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A running game between alice (White) and bob (Black), White to move.
+    pub(crate) fn running() -> Standing {
+        let player = |name: &str| PlayerClock {
+            name: name.to_string(),
+            seconds_left: Some(3 * 86_400),
+            on_leave_until: None,
+        };
+        Standing {
+            status: GameStatus::Started,
+            result: "*".into(),
+            termination: None,
+            turn: Color::White,
+            draw_offer: None,
+            deadline_at: None,
+            time_control: TimeControl::PerMove {
+                seconds: 3 * 86_400,
+            },
+            white: player("alice"),
+            black: player("bob"),
+        }
+    }
+
+    #[test]
+    fn the_status_line_names_the_player_to_move_or_the_winner() {
+        let mut s = running();
+        assert_eq!(s.text(), "alice to move");
+        s.turn = Color::Black;
+        assert_eq!(s.text(), "bob to move");
+        s.status = GameStatus::Finished;
+        s.result = "0-1".into();
+        s.termination = Some("resignation".into());
+        let text = s.text();
+        assert!(text.starts_with("0-1 bob wins — "), "{text}");
+        s.result = "1/2-1/2".into();
+        assert!(s.text().starts_with("1/2-1/2 Draw — "));
+        s.status = GameStatus::Aborted;
+        assert_eq!(s.text(), "Aborted: the first moves were not made in time");
+    }
+}
