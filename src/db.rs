@@ -125,6 +125,27 @@ where
     conn.transaction(f)
 }
 
+/// Runs `f`, which only reads, on one consistent view of the database: every query sees the
+/// same committed state, however many writers commit meanwhile (a game's row, boards and moves
+/// read in separate queries agree). PostgreSQL: a read-only transaction at repeatable read;
+/// SQLite: a deferred transaction, whose first read fixes the snapshot (WAL). Call it outside
+/// any transaction.
+pub fn read_snapshot<T, E>(
+    conn: &mut DbConnection,
+    f: impl FnOnce(&mut DbConnection) -> Result<T, E>,
+) -> Result<T, E>
+where
+    E: From<diesel::result::Error>,
+{
+    conn.transaction(|conn| {
+        if let DbConnection::Pg(pg) = conn {
+            diesel::sql_query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                .execute(pg)?;
+        }
+        f(conn)
+    })
+}
+
 /// The SQLite writers' queue of this process (one for every database file: writers of two
 /// files, as in the tests, merely wait for each other a little).
 static SQLITE_WRITERS: std::sync::Mutex<()> = std::sync::Mutex::new(());

@@ -11,6 +11,7 @@ on_both_databases!(
     wrong_password_is_refused_then_throttled,
     bad_moves_change_nothing,
     stale_and_racing_submissions_store_one_move,
+    many_racing_submissions_store_one_move_each_ply,
     draw_offer_accept_decline_and_claims,
     resignation_ends_the_game,
     queue_lists_games_awaiting_my_move,
@@ -272,6 +273,45 @@ fn stale_and_racing_submissions_store_one_move(app: &TestApp) {
         }
     }
     assert_eq!(game_state(app, g)["moves"].as_array().unwrap().len(), 6);
+}
+
+/// Six submissions of the same player at the same ply, at once, for a dozen plies: each ply is
+/// stored once, the others are told the game moved on, and nobody is told it is not their turn
+/// (a move is judged on the game as of one moment, never half of another move).
+fn many_racing_submissions_store_one_move_each_ply(app: &TestApp) {
+    let a = app.user("alice");
+    let b = app.user("bob");
+    let g = app.game("standard", &a, &b);
+    let line = [
+        ["Nf3", "Nc3", "e3", "d3", "g3", "b3"],
+        ["Nf6", "Nc6", "e6", "d6", "g6", "b6"],
+    ];
+    for ply in 0..12_i64 {
+        let token = if ply % 2 == 0 { &a } else { &b };
+        let current = game_state(app, g);
+        let candidates: Vec<&str> = line[(ply % 2) as usize]
+            .iter()
+            .copied()
+            .filter(|m| !current["sans"].as_array().unwrap().iter().any(|s| s == m))
+            .collect();
+        let statuses: Vec<u16> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..6)
+                .map(|i| {
+                    let m = candidates[i % candidates.len()];
+                    s.spawn(move || app.play(g, token, m, ply).status)
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        let mut sorted = statuses.clone();
+        sorted.sort();
+        assert_eq!(
+            sorted,
+            vec![200, 409, 409, 409, 409, 409],
+            "ply {ply}: {statuses:?}"
+        );
+        assert_eq!(game_state(app, g)["ply"], ply + 1);
+    }
 }
 
 fn action(app: &TestApp, g: i64, token: &str, name: &str, ply: i64) -> common::Reply {

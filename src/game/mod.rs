@@ -9,7 +9,9 @@ pub mod seat;
 pub mod status;
 pub mod store;
 
-pub use record::{BoardState, CorruptGame, GameRecord, Message, SeatedPlayer, load_game};
+pub use record::{
+    BoardState, CorruptGame, GameRecord, Message, SeatedPlayer, load_game, read_game,
+};
 pub use rules::{RulesError, RulesGame, rules_game};
 pub use seat::{Seat, color_name, parse_color};
 pub use status::GameStatus;

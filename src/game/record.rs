@@ -207,6 +207,12 @@ pub fn load_game(conn: &mut DbConnection, game_id: i64) -> QueryResult<Option<Ga
     }))
 }
 
+/// Loads a game as [`load_game`] does, all of it as of one moment (see
+/// [`crate::db::read_snapshot`]): for a reader outside any transaction.
+pub fn read_game(conn: &mut DbConnection, game_id: i64) -> QueryResult<Option<GameRecord>> {
+    crate::db::read_snapshot(conn, |c| load_game(c, game_id))
+}
+
 /// The seated players with their banks, and all their leave read in one query.
 fn load_players(conn: &mut DbConnection, game_id: i64) -> QueryResult<Vec<SeatedPlayer>> {
     let rows = game_players::table

@@ -8,7 +8,7 @@ use slowfuse_rules::{ClaimError, MoveError};
 use crate::db::{DbConnection, claim_game, lock_game};
 use crate::game::clock::time_control_of;
 use crate::game::store::{set_bank, set_deadline, set_draw_offer};
-use crate::game::{CorruptGame, GameRecord, Seat, load_game};
+use crate::game::{CorruptGame, GameRecord, Seat, load_game, read_game};
 use crate::models::NewGameMessage;
 use crate::schema::game_messages;
 use crate::usecases::conditional::{ConditionalMoveError, follow_lines, set_lines};
@@ -183,7 +183,7 @@ pub fn act(
     } else {
         crate::db::write_transaction(conn, |conn| act_locked(conn, now, req, message))?;
     }
-    load_game(conn, req.game_id)?.ok_or(PlayError::NotFound)
+    read_game(conn, req.game_id)?.ok_or(PlayError::NotFound)
 }
 
 /// Who acts (their seat) in the game as read, and whether the player to move is overdue;
@@ -237,7 +237,8 @@ fn move_before_lock(
     input: &str,
     message: Option<&str>,
 ) -> Result<(), PlayError> {
-    let record = load_game(conn, req.game_id)?.ok_or(PlayError::NotFound)?;
+    // One snapshot: the row, the boards and the moves as of one moment, never half a move.
+    let record = read_game(conn, req.game_id)?.ok_or(PlayError::NotFound)?;
     let (me, _) = check_turn(&record, req, now)?;
     let game = record.chess_game()?;
     let prepared = prepare_move(now, &record, &game, me, input)?;

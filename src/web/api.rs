@@ -8,7 +8,7 @@ use actix_web::{FromRequest, HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::game::{GameRecord, color_name, load_game};
+use crate::game::{GameRecord, color_name, load_game, read_game};
 use crate::usecases::accounts;
 use crate::usecases::challenges::{self, ChallengeRequest};
 use crate::usecases::clocks::TimeControlRequest;
@@ -374,7 +374,7 @@ async fn get_game(
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
     let record = state
-        .db(move |c| load_game(c, id))
+        .db(move |c| read_game(c, id))
         .await??
         .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "game not found"))?;
     Ok(HttpResponse::Ok().json(game_json_for(&record, state.now(), viewer.0)))

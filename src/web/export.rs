@@ -4,7 +4,7 @@ use actix_web::{HttpResponse, web};
 use serde::Deserialize;
 
 use crate::export::{NoSuchPly, fen_at, pgn_of};
-use crate::game::{GameRecord, load_game};
+use crate::game::{GameRecord, read_game};
 use crate::web::AppState;
 use crate::web::errors::WebError;
 
@@ -18,7 +18,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 async fn game_in_path(state: &AppState, raw: &str) -> Result<GameRecord, WebError> {
     let id: i64 = raw.parse().map_err(|_| WebError::NotFound)?;
     state
-        .db(move |c| load_game(c, id))
+        .db(move |c| read_game(c, id))
         .await??
         .ok_or(WebError::NotFound)
 }

@@ -161,17 +161,20 @@ impl GamePage {
     }
 }
 
-/// The record and the viewer's own rows, read on one connection; `None` for no such game.
+/// The record and the viewer's own rows, read on one connection as of one moment; `None` for
+/// no such game.
 fn load(
     conn: &mut crate::db::DbConnection,
     id: i64,
     me: Option<i64>,
 ) -> Result<Option<(GameRecord, ViewerExtras)>, WebError> {
-    let Some(record) = load_game(conn, id)? else {
-        return Ok(None);
-    };
-    let extras = ViewerExtras::load(conn, &record, &Viewer::of(&record, me, false))?;
-    Ok(Some((record, extras)))
+    crate::db::read_snapshot(conn, |conn| {
+        let Some(record) = load_game(conn, id)? else {
+            return Ok(None);
+        };
+        let extras = ViewerExtras::load(conn, &record, &Viewer::of(&record, me, false))?;
+        Ok(Some((record, extras)))
+    })
 }
 
 /// Draws game `id` for the session's viewer: 200 for a view, the refusal's status otherwise.
