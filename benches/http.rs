@@ -1,16 +1,20 @@
-//! HTTP benchmark: move submissions and game-page requests per second against the real server on SQLite and PostgreSQL, beside the bare web stack and the bare rules.
+//! HTTP benchmark: move submissions and game-page requests per second against the real server on SQLite and PostgreSQL, for short and long games, beside the bare web stack, the bare rules and (optionally) another build of the server.
 //!
 //! Run with `cargo bench --bench http` (see `docs/benchmarks.md`). Settings, all optional:
 //! `SLOWFUSE_BENCH_SECONDS` (per measurement, default 5), `SLOWFUSE_BENCH_CLIENTS` (concurrent
 //! keep-alive clients, default 8), `SLOWFUSE_BENCH_POSTGRES` or else `SLOWFUSE_TEST_POSTGRES`
-//! (a PostgreSQL server URL whose role may create databases), any `SLOWFUSE__SECTION__KEY`
-//! server setting, and `RUST_LOG=error` to see the server's own errors. When `wrk` is on the
-//! `PATH`, it measures the same GET URLs too.
+//! (a PostgreSQL server URL whose role may create databases), `SLOWFUSE_BENCH_BINARY` (another
+//! build's `slowfuse` binary, measured row by row beside this one) with
+//! `SLOWFUSE_BENCH_BINARY_LABEL` (its name in the rows, default `other`), any
+//! `SLOWFUSE__SECTION__KEY` server setting, and `RUST_LOG=error` to see the server's own
+//! errors. When `wrk` is on the `PATH`, it measures the same GET URLs too.
 
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpStream};
-use std::process::Command;
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Barrier, Mutex};
 use std::time::{Duration, Instant};
 
@@ -25,10 +29,10 @@ use slowfuse::clock::SystemClock;
 use slowfuse::config::Settings;
 use slowfuse::random::SystemRandom;
 use slowfuse::startup::Application;
-use slowfuse_rules::{Game, STANDARD_START_FEN, Variant};
+use slowfuse_rules::{Game, PlayedMove, STANDARD_START_FEN, Variant};
 
 /// A quiet 40-ply line (no capture, no check, no position five times), legal in standard and
-/// atomic chess alike; every benchmark game plays it from the start.
+/// atomic chess alike; the short move rows and the 40-ply page play it from the start.
 const LINE: [&str; 40] = [
     "e2e3", "e7e6", "g1f3", "g8f6", "b1c3", "b8c6", "a2a3", "a7a6", "h2h3", "h7h6", "b2b3", "b7b6",
     "g2g3", "g7g6", "f1g2", "f8g7", "c1b2", "c8b7", "d2d3", "d7d6", "e1g1", "e8g8", "d1d2", "d8d7",
@@ -38,6 +42,24 @@ const LINE: [&str; 40] = [
 
 /// The variant of the benchmark games: the flagship.
 const VARIANT: &str = "atomic";
+
+/// Length of the generated long line. The long move row brings its games to `LONG_FROM`
+/// before the window, which then plays on towards `LONG_PLIES`.
+const LONG_PLIES: usize = 600;
+const LONG_FROM: usize = 300;
+
+/// Lengths of the games (beginnings of the long line) whose page and JSON are measured beside
+/// the 40-ply one; the first and the last are compared at the end.
+const PAGE_PLIES: [usize; 3] = [20, 100, 300];
+
+/// In the long line a pawn may move once the last pawn move is `PAWN_ALLOWED` plies back, and
+/// must (when one can) from `PAWN_DUE` plies: the pawns, which cannot pass each other without
+/// captures, then last the whole line, and the 75-move rule (150 plies) never ends it.
+const PAWN_ALLOWED: u32 = 30;
+const PAWN_DUE: u32 = 120;
+
+/// The route of the move rows.
+const MOVES: &str = "POST /api/v1/games/{id}/moves";
 
 /// How long and how hard to measure.
 #[derive(Clone, Copy)]
@@ -74,9 +96,10 @@ fn main() {
     // Quiet unless asked: `RUST_LOG=error` shows the cause of any 500.
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off")).init();
     let config = BenchConfig::from_env();
-    let sans = line_sans();
-    print_header(&config);
-    let rules = rules_baselines(&config);
+    let builds = Build::from_env();
+    let lines = Lines::new();
+    print_header(&config, &lines, &builds);
+    let rules = rules_baselines(&config, &lines);
     let mut report = Report::default();
     for (name, postgres) in [("SQLite", None), ("PostgreSQL", postgres_server())] {
         if name == "PostgreSQL" && postgres.is_none() {
@@ -85,18 +108,89 @@ fn main() {
         }
         let at = chrono::Utc::now().format("%H:%M:%S");
         eprintln!("{at} benchmarking on {name}…");
-        let server = Server::spawn(postgres.as_deref());
-        let run = Run {
-            addr: server.addr,
-            db: name,
+        measure_database(
+            name,
+            postgres.as_deref(),
+            (&builds, &lines),
             config,
-            sans: &sans,
-        };
-        run.measure(&mut report);
+            &mut report,
+        );
     }
     eprintln!("{} done", chrono::Utc::now().format("%H:%M:%S"));
     report.print(&rules);
+    report.print_game_lengths(&builds, config.clients);
+    report.print_builds(&builds);
     println!("load average at the end: {}", load_average());
+}
+
+/// Starts each build's server on a fresh database, sets each up, then measures every row on
+/// each build in turn (the other build first), so that both see the same moments of the run.
+fn measure_database(
+    db: &'static str,
+    postgres: Option<&str>,
+    (builds, lines): (&[Build], &Lines),
+    config: BenchConfig,
+    report: &mut Report,
+) {
+    let servers: Vec<Server> = builds
+        .iter()
+        .enumerate()
+        .map(|(index, build)| Server::spawn(postgres, build, index))
+        .collect();
+    let runs: Vec<Run> = servers
+        .iter()
+        .zip(builds)
+        .map(|(server, build)| Run {
+            addr: server.addr,
+            db,
+            build: &build.label,
+            config,
+            lines,
+        })
+        .collect();
+    let setups: Vec<Setup> = runs.iter().map(Run::set_up).collect();
+    for step in steps(config.clients) {
+        for (run, setup) in runs.iter().zip(&setups) {
+            run.measure(step, setup, report);
+        }
+    }
+}
+
+fn postgres_server() -> Option<String> {
+    ["SLOWFUSE_BENCH_POSTGRES", "SLOWFUSE_TEST_POSTGRES"]
+        .iter()
+        .filter_map(|name| std::env::var(name).ok())
+        .find(|url| !url.is_empty())
+}
+
+// ---------------------------------------------------------------------------------------------
+// The lines the games follow
+
+/// The moves of the benchmark games, in SAN as players type them.
+struct Lines {
+    /// `LINE`, 40 plies.
+    short: Vec<String>,
+    /// The generated quiet line, `LONG_PLIES` plies.
+    long: Vec<String>,
+    /// The same in UCI, for the rules rows.
+    long_ucis: Vec<String>,
+    /// How the long line was made and what it holds, in words.
+    long_facts: String,
+}
+
+impl Lines {
+    fn new() -> Lines {
+        let (seed, long_ucis) = (1..=1000)
+            .find_map(|seed| Some((seed, quiet_walk(seed)?)))
+            .expect("a seed up to 1000 yields a quiet line of LONG_PLIES plies");
+        let (long, facts) = check_long_line(&long_ucis);
+        Lines {
+            short: line_sans(),
+            long,
+            long_ucis,
+            long_facts: format!("seed {seed}, {facts}"),
+        }
+    }
 }
 
 /// The line in SAN, as a player types it; checks that the line is what `LINE` promises.
@@ -115,19 +209,153 @@ fn line_sans() -> Vec<String> {
     sans
 }
 
-fn postgres_server() -> Option<String> {
-    ["SLOWFUSE_BENCH_POSTGRES", "SLOWFUSE_TEST_POSTGRES"]
-        .iter()
-        .filter_map(|name| std::env::var(name).ok())
-        .find(|url| !url.is_empty())
+/// A tiny linear congruential generator (Knuth's MMIX constants): the same choices on every
+/// machine and in every run.
+struct Lcg(u64);
+
+impl Lcg {
+    /// A number below `n`, which must not be 0, from the high bits of the next state.
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+/// Walks from the atomic start through quiet moves chosen by an `Lcg` seeded with `seed`,
+/// skipping any move that would end the game; `None` if it reaches a position where no
+/// candidate keeps the game going before `LONG_PLIES`.
+fn quiet_walk(seed: u64) -> Option<Vec<String>> {
+    let mut lcg = Lcg(seed);
+    let mut game = Game::new(Variant::Atomic);
+    while game.moves().len() < LONG_PLIES {
+        let candidates = quiet_candidates(&game);
+        let first = lcg.below(candidates.len().max(1));
+        let mut tries = candidates.iter().cycle().skip(first).take(candidates.len());
+        game = tries.find_map(|m| game.play_uci(&m.uci).ok().filter(|next| !next.is_over()))?;
+    }
+    Some(game.moves().iter().map(|m| m.uci.clone()).collect())
+}
+
+/// The moves the walk may take now: no capture and no check; pawn moves only from
+/// `PAWN_ALLOWED` plies after the last one, and only they from `PAWN_DUE` on (if there is one).
+fn quiet_candidates(game: &Game) -> Vec<PlayedMove> {
+    let (pawn, piece): (Vec<PlayedMove>, Vec<PlayedMove>) = game
+        .legal_moves()
+        .into_iter()
+        .filter(|m| !m.san.contains(['x', '+', '#']))
+        .partition(|m| is_pawn_move(&m.san));
+    let since_pawn = game.halfmove_clock();
+    if since_pawn >= PAWN_DUE && !pawn.is_empty() {
+        pawn
+    } else if since_pawn >= PAWN_ALLOWED {
+        [piece, pawn].concat()
+    } else {
+        piece
+    }
+}
+
+/// A pawn move's SAN starts with its file; a piece's, and castling, with a capital.
+fn is_pawn_move(san: &str) -> bool {
+    san.starts_with(|c: char| c.is_ascii_lowercase())
+}
+
+/// Plays the long line ply by ply and checks what the benchmark relies on: legal, quiet (no
+/// capture, no check), never over, no position five times, a pawn move within every 150
+/// plies, and the same when replayed at once as the server does; returns its SAN and those
+/// facts in words.
+fn check_long_line(ucis: &[String]) -> (Vec<String>, String) {
+    assert_eq!(ucis.len(), LONG_PLIES);
+    let mut game = Game::new(Variant::Atomic);
+    let (mut most_repeated, mut longest_pawnless, mut pawn_moves) = (1, 0, 0);
+    for uci in ucis {
+        game = game.play_uci(uci).expect("the long line is legal");
+        let san = &game.moves().last().expect("a move was played").san;
+        assert!(!game.is_over(), "the long line ends the game at {uci}");
+        assert!(!san.contains(['x', '+', '#']), "the long line has {san}");
+        most_repeated = most_repeated.max(game.repetition_count());
+        longest_pawnless = longest_pawnless.max(game.halfmove_clock());
+        pawn_moves += usize::from(is_pawn_move(san));
+    }
+    assert!(most_repeated < 5, "a position occurs {most_repeated} times");
+    assert!(
+        longest_pawnless < 150,
+        "{longest_pawnless} plies without a pawn move"
+    );
+    let replayed = Game::replay(Variant::Atomic, STANDARD_START_FEN, ucis).expect("replayable");
+    assert_eq!(replayed.moves(), game.moves());
+    assert!(!replayed.is_over());
+    let sans = game.moves().iter().map(|m| m.san.clone()).collect();
+    let repeated = match most_repeated {
+        1 => "no position twice".to_string(),
+        n => format!("no position more than {n} times"),
+    };
+    let facts = format!(
+        "{pawn_moves} pawn moves, at most {longest_pawnless} plies without one, {repeated}"
+    );
+    (sans, facts)
 }
 
 // ---------------------------------------------------------------------------------------------
-// The server under test
+// The servers under test
 
-/// The real application, serving in this process on a port of its own.
+/// A build of the server to measure.
+struct Build {
+    /// Its name in the rows: `this`, or the other build's label.
+    label: String,
+    /// The binary to start as a child process; `None`: this build, inside the benchmark.
+    binary: Option<PathBuf>,
+}
+
+impl Build {
+    /// The builds to measure, in the order each row is measured. With `SLOWFUSE_BENCH_BINARY`,
+    /// that binary (labelled by `SLOWFUSE_BENCH_BINARY_LABEL`, else `other`) and then this
+    /// build's own binary, both as child processes so that they run alike; without it, this
+    /// build alone, inside the benchmark's process.
+    fn from_env() -> Vec<Build> {
+        let this = |binary| Build {
+            label: "this".into(),
+            binary,
+        };
+        let Some(other) = std::env::var_os("SLOWFUSE_BENCH_BINARY").filter(|p| !p.is_empty())
+        else {
+            return vec![this(None)];
+        };
+        let other = PathBuf::from(other);
+        assert!(
+            other.is_file(),
+            "SLOWFUSE_BENCH_BINARY: no file at {}",
+            other.display()
+        );
+        let label = std::env::var("SLOWFUSE_BENCH_BINARY_LABEL")
+            .ok()
+            .filter(|l| !l.is_empty() && l != "this")
+            .unwrap_or_else(|| "other".into());
+        let own = PathBuf::from(env!("CARGO_BIN_EXE_slowfuse"));
+        vec![
+            Build {
+                label,
+                binary: Some(other),
+            },
+            this(Some(own)),
+        ]
+    }
+
+    fn describe(&self) -> String {
+        match &self.binary {
+            None => format!("`{}`: in the benchmark's process", self.label),
+            Some(path) => format!("`{}`: {}", self.label, path.display()),
+        }
+    }
+}
+
+/// One build's server, serving on a port of its own against a fresh database, until dropped.
 struct Server {
     addr: SocketAddr,
+    // Fields drop in order: the process ends before its database and directory go.
+    _child: Option<ChildServer>,
     _database: Option<PgDatabase>,
     _dir: tempfile::TempDir,
 }
@@ -139,9 +367,8 @@ struct PgDatabase {
 }
 
 impl PgDatabase {
-    /// Creates an empty database; returns it with its URL.
-    fn create(server: &str) -> (PgDatabase, String) {
-        let name = format!("slowfuse_bench_{}", std::process::id());
+    /// Creates an empty database named `name`; returns it with its URL.
+    fn create(server: &str, name: String) -> (PgDatabase, String) {
         let mut admin = diesel::PgConnection::establish(server).expect("connect to PostgreSQL");
         // Two calls: neither statement may run inside a (multi-statement) transaction.
         admin
@@ -172,13 +399,15 @@ impl Drop for PgDatabase {
 }
 
 impl Server {
-    /// Starts the app with its built-in defaults (plus any `SLOWFUSE__*` from the
-    /// environment) on 127.0.0.1:0, against a fresh SQLite file or PostgreSQL database.
-    fn spawn(postgres: Option<&str>) -> Server {
+    /// Starts `build` with its built-in defaults (plus any `SLOWFUSE__*` from the
+    /// environment) against a fresh SQLite file or PostgreSQL database (the `index`-th of
+    /// this run).
+    fn spawn(postgres: Option<&str>, build: &Build, index: usize) -> Server {
         let dir = tempfile::tempdir().expect("temp dir");
         let (database, url) = match postgres {
             Some(server) => {
-                let (db, url) = PgDatabase::create(server);
+                let name = format!("slowfuse_bench_{}_{index}", std::process::id());
+                let (db, url) = PgDatabase::create(server, name);
                 (Some(db), url)
             }
             None => (
@@ -186,30 +415,131 @@ impl Server {
                 format!("sqlite://{}", dir.path().join("bench.db").display()),
             ),
         };
-        let mut env: Vec<(String, String)> = std::env::vars()
-            .filter(|(k, _)| k.starts_with("SLOWFUSE__"))
-            .collect();
-        env.push(("DATABASE_URL".into(), url));
-        env.push(("SLOWFUSE__SERVER__BIND".into(), "127.0.0.1:0".into()));
-        let data_dir = dir.path().display().to_string();
-        env.push(("SLOWFUSE__SERVER__DATA_DIR".into(), data_dir));
-        // The temp dir holds no TOML: only the built-in defaults and the environment apply.
-        let settings = Settings::load_from(dir.path(), env).expect("settings");
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            actix_web::rt::System::new().block_on(async move {
-                let app =
-                    Application::build(settings, Arc::new(SystemClock), Arc::new(SystemRandom))
-                        .expect("build app");
-                tx.send(app.port()).expect("report the port");
-                let _ = app.run_until_stopped().await;
-            })
-        });
-        let port = rx.recv().expect("the app started");
+        let (child, addr) = match &build.binary {
+            None => {
+                let env = server_env(url, dir.path(), "127.0.0.1:0".into());
+                (None, serve_in_process(dir.path(), env))
+            }
+            Some(binary) => {
+                let addr = free_local_addr();
+                let env = server_env(url, dir.path(), addr.to_string());
+                let child = ChildServer::start(binary, dir.path(), env, addr);
+                (Some(child), addr)
+            }
+        };
         Server {
-            addr: SocketAddr::from(([127, 0, 0, 1], port)),
+            addr,
+            _child: child,
             _database: database,
             _dir: dir,
+        }
+    }
+}
+
+/// The server's environment: the `SLOWFUSE__*` settings of ours, then the database, the
+/// address and the data directory of this run.
+fn server_env(url: String, dir: &Path, bind: String) -> Vec<(String, String)> {
+    let mut env: Vec<(String, String)> = std::env::vars()
+        .filter(|(k, _)| k.starts_with("SLOWFUSE__"))
+        .collect();
+    env.push(("DATABASE_URL".into(), url));
+    env.push(("SLOWFUSE__SERVER__BIND".into(), bind));
+    let data_dir = dir.display().to_string();
+    env.push(("SLOWFUSE__SERVER__DATA_DIR".into(), data_dir));
+    env
+}
+
+/// Runs this build's application on a thread of this process, exactly as the tests do;
+/// returns where it listens.
+fn serve_in_process(dir: &Path, env: Vec<(String, String)>) -> SocketAddr {
+    // The temp dir holds no TOML: only the built-in defaults and the environment apply.
+    let settings = Settings::load_from(dir, env).expect("settings");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        actix_web::rt::System::new().block_on(async move {
+            let app = Application::build(settings, Arc::new(SystemClock), Arc::new(SystemRandom))
+                .expect("build app");
+            tx.send(app.port()).expect("report the port");
+            let _ = app.run_until_stopped().await;
+        })
+    });
+    let port = rx.recv().expect("the app started");
+    SocketAddr::from(([127, 0, 0, 1], port))
+}
+
+/// A local address no one listens on now (the system's choice of a free port).
+fn free_local_addr() -> SocketAddr {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");
+    listener.local_addr().expect("its address")
+}
+
+/// A `slowfuse serve` process, ended when dropped.
+struct ChildServer {
+    process: Child,
+    binary: PathBuf,
+}
+
+impl ChildServer {
+    /// Starts `binary serve` with `env` over ours, reading settings from `dir` (which holds no
+    /// TOML) and logging as this benchmark does; returns once it answers on `addr`.
+    fn start(binary: &Path, dir: &Path, env: Vec<(String, String)>, addr: SocketAddr) -> Self {
+        let log = std::env::var("RUST_LOG").unwrap_or_else(|_| "off".into());
+        let process = Command::new(binary)
+            .arg("--config-dir")
+            .arg(dir)
+            .arg("serve")
+            .current_dir(dir)
+            .envs(env)
+            .env("RUST_LOG", log)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("start {}: {e}", binary.display()));
+        let mut server = ChildServer {
+            process,
+            binary: binary.to_path_buf(),
+        };
+        server.wait_until_answering(addr);
+        server
+    }
+
+    /// Asks for the style sheet until it comes (the server migrates its database first).
+    fn wait_until_answering(&mut self, addr: SocketAddr) {
+        let started = Instant::now();
+        let name = self.binary.display().to_string();
+        loop {
+            if let Some(status) = self.process.try_wait().expect("the child's status") {
+                panic!("{name} ended ({status}) before answering on {addr}");
+            }
+            if Http::new(addr)
+                .send("GET", "/static/site.css", None, None)
+                .status
+                == 200
+            {
+                return;
+            }
+            let waited = started.elapsed();
+            assert!(
+                waited < Duration::from_secs(60),
+                "{name}: no answer in {waited:?}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for ChildServer {
+    fn drop(&mut self) {
+        if let Err(e) = self
+            .process
+            .kill()
+            .and_then(|()| self.process.wait().map(drop))
+        {
+            eprintln!(
+                "could not end {} ({}): {e}",
+                self.binary.display(),
+                self.process.id()
+            );
         }
     }
 }
@@ -411,6 +741,7 @@ impl Tally {
 /// One line of the results table.
 struct Row {
     database: &'static str,
+    build: String,
     what: String,
     client: String,
     per_second: f64,
@@ -436,10 +767,12 @@ impl Row {
         };
         let mean = lat.iter().map(|&us| f64::from(us)).sum::<f64>() / lat.len().max(1) as f64;
         if let Some(e) = &tally.first_error {
-            eprintln!("  {} {what}: first failure: {}", run.db, truncate(e, 300));
+            let at = format!("{} {} {what}", run.db, run.build);
+            eprintln!("  {at}: first failure: {}", truncate(e, 300));
         }
         Row {
             database: run.db,
+            build: run.build.to_string(),
             what: what.to_string(),
             client: format!("bench ×{clients}"),
             per_second: lat.len() as f64 / elapsed.as_secs_f64(),
@@ -459,10 +792,19 @@ fn truncate(text: &str, max: usize) -> String {
 #[derive(Default)]
 struct Report {
     rows: Vec<Row>,
-    /// What each GET answered: database, request, bytes, whether it set a cookie.
-    responses: Vec<(&'static str, String, usize, bool)>,
+    /// What each GET answered.
+    responses: Vec<Response>,
     /// Notes on the runs (games made during a window, and the like).
     notes: Vec<String>,
+}
+
+/// The size of one GET's answer, and whether it set a cookie.
+struct Response {
+    database: &'static str,
+    build: String,
+    what: String,
+    bytes: usize,
+    sets_cookie: bool,
 }
 
 /// Setup requests answered 500 and retried, by route, with the first answer: the server
@@ -472,12 +814,114 @@ static SETUP_FAILURES: Mutex<BTreeMap<String, (u64, String)>> = Mutex::new(BTree
 // ---------------------------------------------------------------------------------------------
 // Driving the server
 
-/// One database's measurements: where the server is and how to load it.
+/// One build's measurements on one database: where its server is and how to load it.
 struct Run<'a> {
     addr: SocketAddr,
     db: &'static str,
+    build: &'a str,
     config: BenchConfig,
+    lines: &'a Lines,
+}
+
+/// What a run makes before it measures.
+struct Setup {
+    /// Each client's two players.
+    pairs: Vec<Pair>,
+    /// Moves per second seen in the warm-up, to size the move rows.
+    rate: f64,
+    /// A game holding the whole 40-ply line.
+    short_game: i64,
+    /// Games holding the first plies of the long line, by their number (`PAGE_PLIES`).
+    long_games: BTreeMap<usize, i64>,
+}
+
+/// One measurement, made on every build in turn before the next.
+#[derive(Clone, Copy)]
+enum Step {
+    /// The 40-ply line, by this many clients.
+    ShortMoves(usize),
+    /// Plies `LONG_FROM` and on of the long line, by all clients.
+    LongMoves,
+    /// A GET, by all clients.
+    Get(Resource),
+}
+
+/// What the GET rows ask for.
+#[derive(Clone, Copy)]
+enum Resource {
+    /// A game's HTML page: the 40-ply game (`None`) or that many plies of the long line.
+    Page(Option<usize>),
+    /// The same game as JSON.
+    Json(Option<usize>),
+    /// The style sheet: the web stack alone.
+    StyleSheet,
+}
+
+impl Resource {
+    /// The row's label: the request, and the game's length when it is not the 40-ply one.
+    fn what(self) -> String {
+        let plies = |n: Option<usize>| n.map(|n| format!(", {n} plies")).unwrap_or_default();
+        match self {
+            Resource::Page(n) => format!("GET /games/{{id}} (page){}", plies(n)),
+            Resource::Json(n) => format!("GET /api/v1/games/{{id}}{}", plies(n)),
+            Resource::StyleSheet => "GET /static/site.css".into(),
+        }
+    }
+
+    fn path(self, setup: &Setup) -> String {
+        let game = |n: Option<usize>| n.map_or(setup.short_game, |n| setup.long_games[&n]);
+        match self {
+            Resource::Page(n) => format!("/games/{}", game(n)),
+            Resource::Json(n) => format!("/api/v1/games/{}", game(n)),
+            Resource::StyleSheet => "/static/site.css".into(),
+        }
+    }
+
+    /// wrk checks our client on the rows measured since the first run, not on every length.
+    fn with_wrk(self) -> bool {
+        !matches!(self, Resource::Page(Some(_)) | Resource::Json(Some(_)))
+    }
+}
+
+/// Every measurement of a run, in order.
+fn steps(clients: usize) -> Vec<Step> {
+    let mut steps = vec![Step::ShortMoves(1)];
+    if clients > 1 {
+        steps.push(Step::ShortMoves(clients));
+    }
+    steps.push(Step::LongMoves);
+    steps.push(Step::Get(Resource::Page(None)));
+    steps.push(Step::Get(Resource::Json(None)));
+    steps.extend(PAGE_PLIES.map(|n| Step::Get(Resource::Page(Some(n)))));
+    steps.extend(PAGE_PLIES.map(|n| Step::Get(Resource::Json(Some(n)))));
+    steps.push(Step::Get(Resource::StyleSheet));
+    steps
+}
+
+/// The moves a move row plays in each of its games: `sans[plies]`, the plies before them
+/// having been played before the window.
+#[derive(Clone, Copy)]
+struct Stretch<'a> {
     sans: &'a [String],
+    from: usize,
+}
+
+impl Stretch<'_> {
+    fn plies(&self) -> Range<usize> {
+        self.from..self.sans.len()
+    }
+
+    fn what(&self) -> String {
+        moves_label(self.from, self.sans.len())
+    }
+}
+
+/// A move row's label: the route, and the plies when they do not start at the beginning.
+fn moves_label(from: usize, to: usize) -> String {
+    if from == 0 {
+        return MOVES.into();
+    }
+    format!("{MOVES}, plies {from}–{to}")
 }
 
 /// The two players of one client thread: their API tokens.
@@ -535,18 +979,18 @@ fn new_game(http: &mut Http, pair: &Pair) -> i64 {
     accepted["game_id"].as_i64().expect("game id")
 }
 
-/// Plays the line in `game` until it ends or `deadline` passes; a refused move is retried
-/// twice, then the game is given up. Returns whether the whole line was played.
+/// Plays `plies` of `sans` in `game` until they are through or `deadline` passes; a refused
+/// move is retried twice, then the game is given up. Returns whether all were played.
 fn play_line(
     http: &mut Http,
     pair: &Pair,
-    (game, sans): (i64, &[String]),
+    (game, sans, plies): (i64, &[String], Range<usize>),
     deadline: Option<Instant>,
     tally: &mut Tally,
 ) -> bool {
     let path = format!("/api/v1/games/{game}/moves");
-    let (mut ply, mut failures) = (0, 0);
-    while ply < sans.len() {
+    let (mut ply, mut failures) = (plies.start, 0);
+    while ply < plies.end {
         if deadline.is_some_and(|d| Instant::now() >= d) {
             return false;
         }
@@ -570,46 +1014,51 @@ fn play_line(
     true
 }
 
+/// Starts a game between the pair and plays the first `plies` of `sans` in it (untimed).
+fn game_at_ply(http: &mut Http, pair: &Pair, sans: &[String], plies: usize) -> i64 {
+    let game = new_game(http, pair);
+    let mut tally = Tally::default();
+    let done = play_line(http, pair, (game, sans, 0..plies), None, &mut tally);
+    assert!(done, "game {game} to ply {plies}: {:?}", tally.first_error);
+    game
+}
+
 impl Run<'_> {
-    /// Everything measured against one running server.
-    fn measure(&self, report: &mut Report) {
-        let (pairs, page_game, rate) = self.warm_up();
-        let clients = self.config.clients;
-        for pairs in [&pairs[..1], &pairs[..]] {
-            // Games for twice the warm-up rate (one client alone may reach most of it, as
-            // SQLite serialises writers); more are made on the fly if they run out.
-            let row = self.submit_moves(pairs, 2.0 * rate, report);
-            report.rows.push(row);
-            if clients == 1 {
-                break;
-            }
-        }
-        let targets = [
-            (format!("/games/{page_game}"), "GET /games/{id} (page)"),
-            (
-                format!("/api/v1/games/{page_game}"),
-                "GET /api/v1/games/{id}",
-            ),
-            ("/static/site.css".to_string(), "GET /static/site.css"),
-        ];
-        for (path, what) in targets {
-            let reply = Http::new(self.addr).send("GET", &path, None, None);
-            assert_eq!(reply.status, 200, "GET {path}: {}", reply.text());
-            let facts = (
+    /// Makes the players and the games to read, checking that the long ones hold what they
+    /// should and go on.
+    fn set_up(&self) -> Setup {
+        let (pairs, short_game, rate) = self.warm_up();
+        let mut http = Http::new(self.addr);
+        let long_games: BTreeMap<usize, i64> = PAGE_PLIES
+            .iter()
+            .map(|&n| (n, game_at_ply(&mut http, &pairs[0], &self.lines.long, n)))
+            .collect();
+        for (&plies, game) in &long_games {
+            let reply = http.send("GET", &format!("/api/v1/games/{game}"), None, None);
+            let json = reply.json();
+            let (ply, status) = (json["ply"].as_u64(), json["status"].as_str());
+            assert_eq!(
+                (ply, status),
+                (Some(plies as u64), Some("started")),
+                "{} {}: game {game} after {plies} plies: {}",
                 self.db,
-                what.to_string(),
-                reply.body.len(),
-                reply.sets_cookie,
+                self.build,
+                truncate(&reply.text(), 300)
             );
-            report.responses.push(facts);
-            report.rows.push(self.hammer(what, &path));
-            report.rows.extend(self.wrk(what, &path));
+        }
+        Setup {
+            pairs,
+            rate,
+            short_game,
+            long_games,
         }
     }
 
-    /// Makes each client's two users and plays one game through; returns the pairs, a game
-    /// with the whole line on it, and the moves per second seen (to size the real runs).
+    /// Makes each client's two users and plays one game of the 40-ply line through; returns
+    /// the pairs, that game of the first client, and the moves per second seen (to size the
+    /// move rows).
     fn warm_up(&self) -> (Vec<Pair>, i64, f64) {
+        let sans = &self.lines.short[..];
         let results: Vec<(Pair, i64, Duration)> = std::thread::scope(|s| {
             let handles: Vec<_> = (0..self.config.clients)
                 .map(|i| {
@@ -619,11 +1068,8 @@ impl Run<'_> {
                             white: user_token(&mut http, &format!("white{i}")),
                             black: user_token(&mut http, &format!("black{i}")),
                         };
-                        let game = new_game(&mut http, &pair);
                         let started = Instant::now();
-                        let mut tally = Tally::default();
-                        let done = play_line(&mut http, &pair, (game, self.sans), None, &mut tally);
-                        assert!(done, "warm-up game {game}: {:?}", tally.first_error);
+                        let game = game_at_ply(&mut http, &pair, sans, sans.len());
                         (pair, game, started.elapsed())
                     })
                 })
@@ -634,17 +1080,70 @@ impl Run<'_> {
                 .collect()
         });
         let slowest = results.iter().map(|r| r.2).max().unwrap_or_default();
-        let moves = results.len() * self.sans.len();
+        let moves = results.len() * sans.len();
         let rate = moves as f64 / slowest.as_secs_f64().max(1e-3);
         let page_game = results[0].1;
         (results.into_iter().map(|r| r.0).collect(), page_game, rate)
     }
 
-    /// Move submissions: each pair's client plays the line in its own games for the window,
-    /// moving on to a new game (made beforehand) whenever one is through.
-    fn submit_moves(&self, pairs: &[Pair], expected_rate: f64, report: &mut Report) -> Row {
+    /// Measures one step and adds its rows to the report.
+    fn measure(&self, step: Step, setup: &Setup, report: &mut Report) {
+        // Games for twice the warm-up rate (one client alone may reach most of it, as SQLite
+        // serialises writers); more are made on the fly if they run out.
+        let expected_rate = 2.0 * setup.rate;
+        let (pairs, stretch) = match step {
+            Step::Get(resource) => return self.measure_get(resource, setup, report),
+            Step::ShortMoves(clients) => {
+                let sans = &self.lines.short;
+                (&setup.pairs[..clients], Stretch { sans, from: 0 })
+            }
+            Step::LongMoves => {
+                let sans = &self.lines.long;
+                (
+                    &setup.pairs[..],
+                    Stretch {
+                        sans,
+                        from: LONG_FROM,
+                    },
+                )
+            }
+        };
+        let row = self.submit_moves(pairs, stretch, expected_rate, report);
+        report.rows.push(row);
+    }
+
+    /// One GET row, and wrk's beside it where it applies.
+    fn measure_get(&self, resource: Resource, setup: &Setup, report: &mut Report) {
+        let (what, path) = (resource.what(), resource.path(setup));
+        let reply = Http::new(self.addr).send("GET", &path, None, None);
+        let at = format!("{} {}", self.db, self.build);
+        assert_eq!(reply.status, 200, "{at}: GET {path}: {}", reply.text());
+        report.responses.push(Response {
+            database: self.db,
+            build: self.build.to_string(),
+            what: what.clone(),
+            bytes: reply.body.len(),
+            sets_cookie: reply.sets_cookie,
+        });
+        report.rows.push(self.hammer(&what, &path));
+        if resource.with_wrk() {
+            report.rows.extend(self.wrk(&what, &path));
+        }
+    }
+
+    /// Move submissions: each pair's client plays the stretch in its own games for the
+    /// window, moving on to the next game (brought to the stretch's first ply beforehand)
+    /// whenever one is through.
+    fn submit_moves(
+        &self,
+        pairs: &[Pair],
+        stretch: Stretch,
+        expected_rate: f64,
+        report: &mut Report,
+    ) -> Row {
         let moves_needed = expected_rate * self.config.seconds;
-        let games_each = (moves_needed / (self.sans.len() * pairs.len()) as f64).ceil() as usize;
+        let per_game = stretch.plies().len() * pairs.len();
+        let games_each = (moves_needed / per_game as f64).ceil() as usize;
         let barrier = Barrier::new(pairs.len() + 1);
         let (tally, made, elapsed) = std::thread::scope(|s| {
             let handles: Vec<_> = pairs
@@ -654,10 +1153,10 @@ impl Run<'_> {
                     s.spawn(move || {
                         let mut http = Http::new(self.addr);
                         let games: Vec<i64> = (0..=games_each)
-                            .map(|_| new_game(&mut http, pair))
+                            .map(|_| game_at_ply(&mut http, pair, stretch.sans, stretch.from))
                             .collect();
                         barrier.wait();
-                        self.play_until(&mut http, pair, games)
+                        self.play_until(&mut http, pair, stretch, games)
                     })
                 })
                 .collect();
@@ -672,20 +1171,27 @@ impl Run<'_> {
             }
             (all, made, started.elapsed())
         });
+        let what = stretch.what();
         if made > 0 {
+            let (db, build, from) = (self.db, self.build, stretch.from);
             let note = format!(
-                "{}: {made} games were made during a move window (2 requests each)",
-                self.db
+                "{db}, {build}, {what}: {made} games were made during the window \
+                 (2 requests each, and {from} moves to reach ply {from})"
             );
             report.notes.push(note);
         }
-        let what = "POST /api/v1/games/{id}/moves";
-        Row::from_tally(self, what, pairs.len(), tally, elapsed)
+        Row::from_tally(self, &what, pairs.len(), tally, elapsed)
     }
 
     /// Plays the prepared games one after another for the window; returns what was seen and
     /// how many games had to be made during it.
-    fn play_until(&self, http: &mut Http, pair: &Pair, games: Vec<i64>) -> (Tally, usize) {
+    fn play_until(
+        &self,
+        http: &mut Http,
+        pair: &Pair,
+        stretch: Stretch,
+        games: Vec<i64>,
+    ) -> (Tally, usize) {
         let deadline = Instant::now() + self.config.window();
         let mut tally = Tally::default();
         let mut games = games.into_iter();
@@ -693,9 +1199,10 @@ impl Run<'_> {
         while Instant::now() < deadline {
             let game = games.next().unwrap_or_else(|| {
                 made += 1;
-                new_game(http, pair)
+                game_at_ply(http, pair, stretch.sans, stretch.from)
             });
-            play_line(http, pair, (game, self.sans), Some(deadline), &mut tally);
+            let line = (game, stretch.sans, stretch.plies());
+            play_line(http, pair, line, Some(deadline), &mut tally);
         }
         (tally, made)
     }
@@ -772,6 +1279,7 @@ impl Run<'_> {
         }
         Some(Row {
             database: self.db,
+            build: self.build.to_string(),
             what: what.to_string(),
             client: format!("wrk ×{clients}"),
             per_second,
@@ -830,25 +1338,44 @@ fn shakmaty_replay<P: Position + Default>(ucis: &[UciMove], san: bool) -> P {
     pos
 }
 
-/// Time to replay the line: with the rules crate (as every game request does) and bare.
-fn rules_baselines(config: &BenchConfig) -> Vec<(String, Duration)> {
+/// Time to replay the lines with the rules crate (as a request without the replay cache
+/// would), and the 40-ply line on bare shakmaty.
+fn rules_baselines(config: &BenchConfig, lines: &Lines) -> Vec<(String, Duration)> {
     let budget = Duration::from_secs_f64((config.seconds / 5.0).clamp(0.2, 2.0));
-    let strings: Vec<String> = LINE.iter().map(|u| u.to_string()).collect();
-    let ucis: Vec<UciMove> = LINE.iter().map(|u| u.parse().expect("UCI")).collect();
-    let mut rows = Vec::new();
-    for (variant, plies) in [
+    let short: Vec<String> = LINE.iter().map(|u| u.to_string()).collect();
+    let mut cases: Vec<(Variant, &[String], String)> = [
         (Variant::Atomic, 40),
         (Variant::Atomic, 20),
         (Variant::Standard, 40),
-    ] {
-        let moves = &strings[..plies];
+    ]
+    .into_iter()
+    .map(|(variant, plies)| (variant, &short[..plies], format!("{plies} plies")))
+    .collect();
+    for plies in PAGE_PLIES {
+        let moves = &lines.long_ucis[..plies];
+        cases.push((
+            Variant::Atomic,
+            moves,
+            format!("{plies} plies of the long line"),
+        ));
+    }
+    let mut rows = Vec::new();
+    for (variant, moves, length) in cases {
         let time = mean_time(budget, || {
             let game = Game::replay(variant, STANDARD_START_FEN, std::hint::black_box(moves));
             std::hint::black_box(game.expect("legal"));
         });
-        let what = format!("slowfuse_rules `Game::replay`, {variant:?}, {plies} plies");
+        let what = format!("slowfuse_rules `Game::replay`, {variant:?}, {length}");
         rows.push((what, time));
     }
+    rows.extend(shakmaty_baselines(budget));
+    rows
+}
+
+/// The 40-ply line on bare shakmaty positions, without and with writing SAN.
+fn shakmaty_baselines(budget: Duration) -> Vec<(String, Duration)> {
+    let ucis: Vec<UciMove> = LINE.iter().map(|u| u.parse().expect("UCI")).collect();
+    let mut rows = Vec::new();
     for san in [false, true] {
         let how = if san { "+ SAN" } else { "" };
         let atomic = mean_time(budget, || {
@@ -872,7 +1399,7 @@ fn rules_baselines(config: &BenchConfig) -> Vec<(String, Duration)> {
 // ---------------------------------------------------------------------------------------------
 // Report
 
-fn print_header(config: &BenchConfig) {
+fn print_header(config: &BenchConfig, lines: &Lines, builds: &[Build]) {
     let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
@@ -892,13 +1419,36 @@ fn print_header(config: &BenchConfig) {
         load_average()
     );
     println!(
-        "- {} s per measurement, {} concurrent keep-alive clients, {VARIANT} games of one 40-ply line",
+        "- {} s per measurement, {} concurrent keep-alive clients",
         config.seconds, config.clients
+    );
+    println!(
+        "- {VARIANT} games: a fixed quiet {}-ply line; a quiet {LONG_PLIES}-ply line made from a \
+         seeded random walk ({})",
+        LINE.len(),
+        lines.long_facts
+    );
+    println!("- this build: {}", git_describe());
+    let described: Vec<String> = builds.iter().map(Build::describe).collect();
+    println!(
+        "- builds, each row measured on them in this order: {}",
+        described.join("; ")
     );
     println!(
         "- wrk: {}\n",
         if wrk { "installed" } else { "not installed" }
     );
+}
+
+/// `git describe` of the working tree the benchmark was built from, if git can tell.
+fn git_describe() -> String {
+    Command::new("git")
+        .args(["describe", "--always", "--dirty"])
+        .output()
+        .ok()
+        .filter(|out| out.status.success())
+        .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_string())
+        .unwrap_or_else(|| "unknown (no git)".into())
 }
 
 fn load_average() -> String {
@@ -907,16 +1457,25 @@ fn load_average() -> String {
         .unwrap_or_else(|_| "unknown".into())
 }
 
+/// `a ÷ b` with two decimals, or a dash when either is missing.
+fn fraction(a: Option<f64>, b: Option<f64>) -> String {
+    match (a, b) {
+        (Some(a), Some(b)) if b > 0.0 => format!("{:.2}", a / b),
+        _ => "–".into(),
+    }
+}
+
 impl Report {
     fn print(&self, rules: &[(String, Duration)]) {
         println!(
-            "| database | request | client | per second | mean ms | p50 ms | p99 ms | failures |"
+            "| database | build | request | client | per second | mean ms | p50 ms | p99 ms | failures |"
         );
-        println!("|---|---|---|---:|---:|---:|---:|---|");
+        println!("|---|---|---|---|---:|---:|---:|---:|---|");
         for r in &self.rows {
             println!(
-                "| {} | {} | {} | {:.0} | {:.2} | {:.2} | {:.2} | {} |",
+                "| {} | {} | {} | {} | {:.0} | {:.2} | {:.2} | {:.2} | {} |",
                 r.database,
+                r.build,
                 r.what,
                 r.client,
                 r.per_second,
@@ -933,10 +1492,7 @@ impl Report {
             println!("| {what} | {us:.1} | {:.0} |", 1e6 / us);
         }
         println!();
-        for (db, what, bytes, cookie) in &self.responses {
-            let cookie = if *cookie { ", sets a cookie" } else { "" };
-            println!("- {db} {what}: {bytes} bytes{cookie}");
-        }
+        self.print_responses();
         for note in &self.notes {
             println!("- {note}");
         }
@@ -944,6 +1500,104 @@ impl Report {
         for (route, (n, first)) in failures.iter() {
             let first = truncate(first, 200);
             println!("- setup: {route} answered 500 {n} times (retried; first: {first})");
+        }
+        println!();
+    }
+
+    /// Each answer's size once, with the runs that saw it unless that was every run.
+    fn print_responses(&self) {
+        let mut runs: Vec<(&str, &str)> = Vec::new();
+        let mut sizes: Vec<(&str, usize, bool, Vec<String>)> = Vec::new();
+        for r in &self.responses {
+            let run = (r.database, r.build.as_str());
+            if !runs.contains(&run) {
+                runs.push(run);
+            }
+            let key = (r.what.as_str(), r.bytes, r.sets_cookie);
+            let seen = format!("{} {}", r.database, r.build);
+            match sizes.iter_mut().find(|s| (s.0, s.1, s.2) == key) {
+                Some(size) => size.3.push(seen),
+                None => sizes.push((key.0, key.1, key.2, vec![seen])),
+            }
+        }
+        for (what, bytes, sets_cookie, seen) in sizes {
+            let cookie = if sets_cookie { ", sets a cookie" } else { "" };
+            let only = if seen.len() == runs.len() {
+                String::new()
+            } else {
+                format!(" ({})", seen.join(", "))
+            };
+            println!("- {what}: {bytes} bytes{cookie}{only}");
+        }
+    }
+
+    /// The rate of one row, if it was measured.
+    fn rate(&self, database: &str, build: &str, what: &str, client: &str) -> Option<f64> {
+        self.rows
+            .iter()
+            .find(|r| {
+                (
+                    r.database,
+                    r.build.as_str(),
+                    r.what.as_str(),
+                    r.client.as_str(),
+                ) == (database, build, what, client)
+            })
+            .map(|r| r.per_second)
+    }
+
+    fn databases(&self) -> Vec<&'static str> {
+        let mut databases: Vec<&'static str> = self.rows.iter().map(|r| r.database).collect();
+        databases.dedup();
+        databases
+    }
+
+    /// Per database and build: the long game's rates as a fraction of the short one's.
+    fn print_game_lengths(&self, builds: &[Build], clients: usize) {
+        let client = format!("bench ×{clients}");
+        let (short, long) = (PAGE_PLIES[0], PAGE_PLIES[PAGE_PLIES.len() - 1]);
+        let long_moves = moves_label(LONG_FROM, LONG_PLIES);
+        println!(
+            "Long games against short ones, {client}: the rate for the long game as a fraction \
+             of the rate for the short one (the aim: 0.80 or more)\n"
+        );
+        println!(
+            "| database | build | page, {long} ÷ {short} plies | JSON, {long} ÷ {short} plies \
+             | moves at plies {LONG_FROM}–{LONG_PLIES} ÷ 0–{} |",
+            LINE.len()
+        );
+        println!("|---|---|---:|---:|---:|");
+        for db in self.databases() {
+            for build in builds {
+                let rate = |what: String| self.rate(db, &build.label, &what, &client);
+                let ratio = |long: Resource, short: Resource| {
+                    fraction(rate(long.what()), rate(short.what()))
+                };
+                let page = ratio(Resource::Page(Some(long)), Resource::Page(Some(short)));
+                let json = ratio(Resource::Json(Some(long)), Resource::Json(Some(short)));
+                let moves = fraction(rate(long_moves.clone()), rate(MOVES.into()));
+                println!("| {db} | {} | {page} | {json} | {moves} |", build.label);
+            }
+        }
+        println!();
+    }
+
+    /// With two builds: every row of this build as a fraction of the same row of the other.
+    fn print_builds(&self, builds: &[Build]) {
+        let [other, this] = builds else {
+            return;
+        };
+        let (other, this) = (&other.label, &this.label);
+        println!(
+            "This build against the other: the rate of `{this}` as a fraction of the rate of \
+             `{other}` on the same row (above 1: `{this}` is faster)\n"
+        );
+        println!("| database | request | client | {this} ÷ {other} |");
+        println!("|---|---|---|---:|");
+        for r in self.rows.iter().filter(|r| &r.build == this) {
+            let before = self.rate(r.database, other, &r.what, &r.client);
+            let ratio = fraction(Some(r.per_second), before);
+            println!("| {} | {} | {} | {ratio} |", r.database, r.what, r.client);
         }
         println!();
     }
