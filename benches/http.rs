@@ -1088,6 +1088,9 @@ impl Run<'_> {
 
     /// Measures one step and adds its rows to the report.
     fn measure(&self, step: Step, setup: &Setup, report: &mut Report) {
+        if !wanted(&step_label(step)) {
+            return;
+        }
         // Games for twice the warm-up rate (one client alone may reach most of it, as SQLite
         // serialises writers); more are made on the fly if they run out.
         let expected_rate = 2.0 * setup.rate;
@@ -1115,6 +1118,9 @@ impl Run<'_> {
     /// One GET row, and wrk's beside it where it applies.
     fn measure_get(&self, resource: Resource, setup: &Setup, report: &mut Report) {
         let (what, path) = (resource.what(), resource.path(setup));
+        if !wanted(&what) {
+            return;
+        }
         let reply = Http::new(self.addr).send("GET", &path, None, None);
         let at = format!("{} {}", self.db, self.build);
         assert_eq!(reply.status, 200, "{at}: GET {path}: {}", reply.text());
@@ -1600,5 +1606,20 @@ impl Report {
             println!("| {} | {} | {} | {ratio} |", r.database, r.what, r.client);
         }
         println!();
+    }
+}
+
+/// Whether a row is measured: all of them, or with `SLOWFUSE_BENCH_ROWS=TEXT` only those whose
+/// label holds TEXT (to look at one row, e.g. under a profiler).
+fn wanted(label: &str) -> bool {
+    std::env::var("SLOWFUSE_BENCH_ROWS").map_or(true, |only| label.contains(&only))
+}
+
+/// The label of a step's rows, for [`wanted`].
+fn step_label(step: Step) -> String {
+    match step {
+        Step::Get(resource) => resource.what(),
+        Step::ShortMoves(_) => "POST /api/v1/games/{id}/moves".to_string(),
+        Step::LongMoves => format!("POST /api/v1/games/{{id}}/moves, plies {LONG_FROM}+"),
     }
 }

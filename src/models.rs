@@ -177,7 +177,9 @@ pub struct NewGamePlayer<'a> {
     pub time_left_seconds: Option<i64>,
 }
 
-/// One move as stored, with its comment.
+/// One move as read with its game, with its comment (neither the FEN after it nor its time is
+/// read: the rules' game has every position, and the record keeps the times of commented moves
+/// only, as reading every timestamp was a long game's largest cost).
 #[derive(Clone, Debug, Queryable, Selectable)]
 #[diesel(table_name = moves)]
 pub struct Move {
@@ -187,10 +189,8 @@ pub struct Move {
     pub ply: i32,
     pub uci: String,
     pub san: String,
-    pub fen_after: String,
     pub player_id: Option<i64>,
     pub comment: Option<String>,
-    pub played_at: NaiveDateTime,
 }
 
 /// A move about to be stored.

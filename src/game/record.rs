@@ -79,6 +79,8 @@ pub struct GameRecord {
     /// The boards, by number; never empty.
     pub boards: Vec<BoardState>,
     pub moves: Vec<Move>,
+    /// When each move with a comment was played, by move id.
+    pub comment_times: Vec<(i64, NaiveDateTime)>,
     pub messages: Vec<Message>,
 }
 
@@ -146,6 +148,14 @@ impl GameRecord {
         Some(Outcome { winner, reason })
     }
 
+    /// When a move with a comment was played (`None` for a move without one).
+    pub fn comment_time(&self, move_id: i64) -> Option<NaiveDateTime> {
+        self.comment_times
+            .iter()
+            .find(|(id, _)| *id == move_id)
+            .map(|(_, at)| *at)
+    }
+
     /// A refusal to replay this game, with why.
     pub fn corrupt(&self, reason: impl Into<String>) -> CorruptGame {
         CorruptGame {
@@ -186,6 +196,11 @@ pub fn load_game(conn: &mut DbConnection, game_id: i64) -> QueryResult<Option<Ga
         .order((moves::board.asc(), moves::ply.asc()))
         .select(Move::as_select())
         .load(conn)?;
+    let comment_times = moves::table
+        .filter(moves::game_id.eq(game_id))
+        .filter(moves::comment.is_not_null())
+        .select((moves::id, moves::played_at))
+        .load(conn)?;
     let messages = game_messages::table
         .inner_join(users::table)
         .filter(game_messages::game_id.eq(game_id))
@@ -203,6 +218,7 @@ pub fn load_game(conn: &mut DbConnection, game_id: i64) -> QueryResult<Option<Ga
         players,
         boards,
         moves,
+        comment_times,
         messages,
     }))
 }

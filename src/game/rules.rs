@@ -74,17 +74,18 @@ pub fn board_of(board: i32) -> Board {
 
 impl GameRecord {
     /// The two-player game as the rules see it, with any off-board ending; `CorruptGame` for
-    /// a bughouse or minesweeper record (see [`rules_game`]).
-    pub fn chess_game(&self) -> Result<Game, CorruptGame> {
+    /// a bughouse or minesweeper record (see [`rules_game`]). Shared with the replay cache:
+    /// reading it copies nothing.
+    pub fn chess_game(&self) -> Result<Arc<Game>, CorruptGame> {
         let variant: Variant = self.game.variant.parse().map_err(|_| {
             self.corrupt(format!("{} is not a two-player variant", self.game.variant))
         })?;
-        let mut game = cached_replay(self, variant)?;
+        let game = cached_replay(self, variant)?;
         if game.outcome().is_none()
             && self.status == GameStatus::Finished
             && let Some(outcome) = self.stored_outcome()
         {
-            game = game.with_outcome(outcome);
+            return Ok(Arc::new((*game).clone().with_outcome(outcome)));
         }
         Ok(game)
     }
@@ -117,7 +118,7 @@ pub fn rules_game(conn: &mut DbConnection, record: &GameRecord) -> Result<RulesG
     Ok(match record.game.variant.as_str() {
         BUGHOUSE => RulesGame::Bughouse(record.bughouse_game()?),
         MINESWEEPER => RulesGame::Minesweeper(minesweeper_game(conn, record)?),
-        _ => RulesGame::Chess(record.chess_game()?),
+        _ => RulesGame::Chess(Arc::unwrap_or_clone(record.chess_game()?)),
     })
 }
 
@@ -195,8 +196,7 @@ fn cache() -> &'static Mutex<HashMap<i64, Replayed>> {
 
 /// The game after the stored moves, from the cache when it holds a prefix of them (playing
 /// only the rest), else replayed from the start. Without an off-board ending.
-fn cached_replay(record: &GameRecord, variant: Variant) -> Result<Game, CorruptGame> {
-    let ucis: Vec<String> = record.moves.iter().map(|m| m.uci.clone()).collect();
+fn cached_replay(record: &GameRecord, variant: Variant) -> Result<Arc<Game>, CorruptGame> {
     let start = {
         let cache = cache().lock().unwrap_or_else(|e| e.into_inner());
         cache
@@ -204,19 +204,22 @@ fn cached_replay(record: &GameRecord, variant: Variant) -> Result<Game, CorruptG
             .filter(|r| {
                 r.variant == variant
                     && r.initial_fen == record.game.initial_fen
-                    && ucis.starts_with(&r.ucis)
+                    && r.ucis.len() <= record.moves.len()
+                    && r.ucis.iter().zip(&record.moves).all(|(u, m)| *u == m.uci)
             })
             .map(|r| (r.game.clone(), r.ucis.len()))
     };
     let game = match start {
-        Some((game, done)) if done == ucis.len() => game,
+        Some((game, done)) if done == record.moves.len() => return Ok(game),
         Some((game, done)) => Arc::new(play_on(record, (*game).clone(), done)?),
         None => {
+            let ucis: Vec<String> = record.moves.iter().map(|m| m.uci.clone()).collect();
             let game = Game::replay(variant, &record.game.initial_fen, &ucis)
                 .map_err(|e| record.corrupt(e.to_string()))?;
             Arc::new(game)
         }
     };
+    let ucis: Vec<String> = record.moves.iter().map(|m| m.uci.clone()).collect();
     let mut cache = cache().lock().unwrap_or_else(|e| e.into_inner());
     if cache.len() >= CACHE_GAMES && !cache.contains_key(&record.game.id) {
         // Forget some game: the cache is a speed-up, never the truth.
@@ -233,7 +236,7 @@ fn cached_replay(record: &GameRecord, variant: Variant) -> Result<Game, CorruptG
             game: game.clone(),
         },
     );
-    Ok(Arc::unwrap_or_clone(game))
+    Ok(game)
 }
 
 /// Plays the stored moves from index `done` on.
@@ -287,10 +290,8 @@ mod tests {
                 ply: i as i32,
                 uci: uci.to_string(),
                 san: String::new(),
-                fen_after: String::new(),
                 player_id: None,
                 comment: None,
-                played_at: at,
             })
             .collect();
         GameRecord {
@@ -299,6 +300,7 @@ mod tests {
             players: Vec::new(),
             boards: Vec::new(),
             moves,
+            comment_times: Vec::new(),
             messages: Vec::new(),
         }
     }

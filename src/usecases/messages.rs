@@ -104,7 +104,7 @@ pub fn readable_conversation(record: &GameRecord, reader: Option<i64>) -> Vec<En
                 kind: Kind::Comment,
                 author: author.to_string(),
                 text: text.clone(),
-                written_at: m.played_at,
+                written_at: record.comment_time(m.id).unwrap_or_default(),
             });
         }
     }

@@ -55,7 +55,8 @@ async fn game_fen(
             last: record.game.ply,
         })?),
     };
-    let fen = fen_at(&record, ply)?;
+    let game = record.chess_game()?;
+    let fen = fen_at(&record, &game, ply)?;
     Ok(HttpResponse::Ok()
         .content_type("text/plain; charset=utf-8")
         .body(format!("{fen}\n")))
