@@ -53,6 +53,7 @@ impl Application {
             clock,
             random,
             signer: crate::mail::Signer::from_secret(key.master()),
+            records: Arc::default(),
         };
         let server = run(listener, state.clone(), key)?;
         if state.settings.worker.enabled {

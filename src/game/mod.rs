@@ -2,6 +2,7 @@
 //! status, the rules' view of it, clocks as stored, and the row writes of a move or an end.
 //! The bottom of the application: it imports no use case, page or mail module.
 
+pub mod cache;
 pub mod clock;
 pub mod record;
 pub mod rules;
@@ -9,6 +10,7 @@ pub mod seat;
 pub mod status;
 pub mod store;
 
+pub use cache::{RecordCache, load_game_cached, read_game_cached};
 pub use record::{
     BoardState, CorruptGame, GameRecord, Message, SeatedPlayer, load_game, read_game,
 };

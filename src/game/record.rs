@@ -1,6 +1,8 @@
 //! The game record: the stored game with its seated players (their leave read once), moves
 //! and messages. Loading it never reads private notes, conditional lines or secret state.
 
+use std::sync::Arc;
+
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use slowfuse_rules::{Color, EndReason, LeavePeriod, Outcome};
@@ -78,9 +80,10 @@ pub struct GameRecord {
     pub players: Vec<SeatedPlayer>,
     /// The boards, by number; never empty.
     pub boards: Vec<BoardState>,
-    pub moves: Vec<Move>,
+    /// In board and ply order; shared with the record cache (see `game::cache`).
+    pub moves: Arc<Vec<Move>>,
     /// When each move with a comment was played, by move id.
-    pub comment_times: Vec<(i64, NaiveDateTime)>,
+    pub comment_times: Arc<CommentTimes>,
     pub messages: Vec<Message>,
 }
 
@@ -167,6 +170,43 @@ impl GameRecord {
 
 /// Loads a game with everything stored about it that a reader may be shown.
 pub fn load_game(conn: &mut DbConnection, game_id: i64) -> QueryResult<Option<GameRecord>> {
+    let Some(mut record) = load_head(conn, game_id)? else {
+        return Ok(None);
+    };
+    let (moves, comment_times) = load_moves(conn, game_id, None)?;
+    record.moves = Arc::new(moves);
+    record.comment_times = Arc::new(comment_times);
+    Ok(Some(record))
+}
+
+/// When each move with a comment was played, by move id.
+pub type CommentTimes = Vec<(i64, NaiveDateTime)>;
+
+/// A game's moves (in board and ply order) and the times of those with a comment; with
+/// `after`, only the moves stored after the move of that id.
+pub(super) fn load_moves(
+    conn: &mut DbConnection,
+    game_id: i64,
+    after: Option<i64>,
+) -> QueryResult<(Vec<Move>, CommentTimes)> {
+    let after = after.unwrap_or(0);
+    let moves = moves::table
+        .filter(moves::game_id.eq(game_id))
+        .filter(moves::id.gt(after))
+        .order((moves::board.asc(), moves::ply.asc()))
+        .select(Move::as_select())
+        .load(conn)?;
+    let comment_times = moves::table
+        .filter(moves::game_id.eq(game_id))
+        .filter(moves::id.gt(after))
+        .filter(moves::comment.is_not_null())
+        .select((moves::id, moves::played_at))
+        .load(conn)?;
+    Ok((moves, comment_times))
+}
+
+/// A game's row, players, boards and messages; its moves left empty.
+pub(super) fn load_head(conn: &mut DbConnection, game_id: i64) -> QueryResult<Option<GameRecord>> {
     let Some(game) = games::table
         .find(game_id)
         .select(Game::as_select())
@@ -191,16 +231,6 @@ pub fn load_game(conn: &mut DbConnection, game_id: i64) -> QueryResult<Option<Ga
     if boards.is_empty() {
         return Err(diesel::result::Error::NotFound);
     }
-    let moves = moves::table
-        .filter(moves::game_id.eq(game_id))
-        .order((moves::board.asc(), moves::ply.asc()))
-        .select(Move::as_select())
-        .load(conn)?;
-    let comment_times = moves::table
-        .filter(moves::game_id.eq(game_id))
-        .filter(moves::comment.is_not_null())
-        .select((moves::id, moves::played_at))
-        .load(conn)?;
     let messages = game_messages::table
         .inner_join(users::table)
         .filter(game_messages::game_id.eq(game_id))
@@ -217,8 +247,8 @@ pub fn load_game(conn: &mut DbConnection, game_id: i64) -> QueryResult<Option<Ga
         status,
         players,
         boards,
-        moves,
-        comment_times,
+        moves: Arc::default(),
+        comment_times: Arc::default(),
         messages,
     }))
 }

@@ -205,7 +205,10 @@ fn cached_replay(record: &GameRecord, variant: Variant) -> Result<Arc<Game>, Cor
                 r.variant == variant
                     && r.initial_fen == record.game.initial_fen
                     && r.ucis.len() <= record.moves.len()
-                    && r.ucis.iter().zip(&record.moves).all(|(u, m)| *u == m.uci)
+                    && r.ucis
+                        .iter()
+                        .zip(record.moves.iter())
+                        .all(|(u, m)| *u == m.uci)
             })
             .map(|r| (r.game.clone(), r.ucis.len()))
     };
@@ -299,8 +302,8 @@ mod tests {
             status: GameStatus::Started,
             players: Vec::new(),
             boards: Vec::new(),
-            moves,
-            comment_times: Vec::new(),
+            moves: Arc::new(moves),
+            comment_times: Arc::default(),
             messages: Vec::new(),
         }
     }

@@ -89,7 +89,7 @@ impl Entry {
 /// those are read with `my_note`).
 pub fn readable_conversation(record: &GameRecord, reader: Option<i64>) -> Vec<Entry> {
     let mut entries: Vec<Entry> = Vec::new();
-    for m in &record.moves {
+    for m in record.moves.iter() {
         let (Some(text), Some(author_id)) = (&m.comment, m.player_id) else {
             continue;
         };

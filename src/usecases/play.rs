@@ -8,7 +8,7 @@ use slowfuse_rules::{ClaimError, MoveError};
 use crate::db::{DbConnection, claim_game, lock_game};
 use crate::game::clock::time_control_of;
 use crate::game::store::{set_bank, set_deadline, set_draw_offer};
-use crate::game::{CorruptGame, GameRecord, Seat, load_game, read_game};
+use crate::game::{CorruptGame, GameRecord, RecordCache, Seat, load_game, read_game_cached};
 use crate::models::NewGameMessage;
 use crate::schema::game_messages;
 use crate::usecases::conditional::{ConditionalMoveError, follow_lines, set_lines};
@@ -145,6 +145,7 @@ const MAX_MOVE_CHARS: usize = 16;
 /// Performs one action and returns the game as stored afterwards.
 pub fn act(
     conn: &mut DbConnection,
+    records: &RecordCache,
     now: NaiveDateTime,
     max_message_chars: usize,
     req: &ActionRequest,
@@ -179,11 +180,11 @@ pub fn act(
         }
     }
     if let Action::Move(input) = &req.action {
-        move_before_lock(conn, now, req, input, message)?;
+        move_before_lock(conn, records, now, req, (input, message))?;
     } else {
         crate::db::write_transaction(conn, |conn| act_locked(conn, now, req, message))?;
     }
-    read_game(conn, req.game_id)?.ok_or(PlayError::NotFound)
+    read_game_cached(conn, records, req.game_id)?.ok_or(PlayError::NotFound)
 }
 
 /// Who acts (their seat) in the game as read, and whether the player to move is overdue;
@@ -232,13 +233,13 @@ fn act_locked(
 /// When something changed meanwhile, the move is done again with the game locked.
 fn move_before_lock(
     conn: &mut DbConnection,
+    records: &RecordCache,
     now: NaiveDateTime,
     req: &ActionRequest,
-    input: &str,
-    message: Option<&str>,
+    (input, message): (&str, Option<&str>),
 ) -> Result<(), PlayError> {
     // One snapshot: the row, the boards and the moves as of one moment, never half a move.
-    let record = read_game(conn, req.game_id)?.ok_or(PlayError::NotFound)?;
+    let record = read_game_cached(conn, records, req.game_id)?.ok_or(PlayError::NotFound)?;
     let (me, _) = check_turn(&record, req, now)?;
     let game = record.chess_game()?;
     let prepared = prepare_move(now, &record, &game, me, input)?;

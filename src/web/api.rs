@@ -8,7 +8,7 @@ use actix_web::{FromRequest, HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::game::{GameRecord, color_name, load_game, read_game};
+use crate::game::{GameRecord, color_name, load_game, read_game_cached};
 use crate::usecases::accounts;
 use crate::usecases::challenges::{self, ChallengeRequest};
 use crate::usecases::clocks::TimeControlRequest;
@@ -373,8 +373,9 @@ async fn get_game(
     path: web::Path<i64>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
+    let records = state.records.clone();
     let record = state
-        .db(move |c| read_game(c, id))
+        .db(move |c| read_game_cached(c, &records, id))
         .await??
         .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "game not found"))?;
     Ok(HttpResponse::Ok().json(game_json_for(&record, state.now(), viewer.0)))
@@ -466,7 +467,10 @@ async fn run_action(
     let now = state.now();
     let max = state.settings.game.max_message_chars;
     let viewer = req.user_id;
-    let record = state.db(move |c| play::act(c, now, max, &req)).await??;
+    let records = state.records.clone();
+    let record = state
+        .db(move |c| play::act(c, &records, now, max, &req))
+        .await??;
     Ok(HttpResponse::Ok().json(game_json_for(&record, state.now(), Some(viewer))))
 }
 
@@ -540,9 +544,10 @@ async fn put_conditional(
     };
     let now = state.now();
     let max = state.settings.game.max_message_chars;
+    let records = state.records.clone();
     let (record, lines) = state
         .db(move |c| -> Result<_, ApiError> {
-            let record = play::act(c, now, max, &req)?;
+            let record = play::act(c, &records, now, max, &req)?;
             let lines = conditional::my_lines(c, &record, user.id).map_err(PlayError::from)?;
             Ok((record, lines))
         })

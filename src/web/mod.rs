@@ -34,6 +34,8 @@ pub struct AppState {
     pub random: Arc<dyn Random>,
     /// Signs and checks the tokens of mail links (unsubscribe, address confirmation).
     pub signer: crate::mail::Signer,
+    /// The moves of recently read games (see `game::cache`).
+    pub records: Arc<crate::game::RecordCache>,
 }
 
 impl AppState {

@@ -19,7 +19,7 @@ use askama::Template;
 use chrono::NaiveDateTime;
 use slowfuse_rules::Game;
 
-use crate::game::{GameRecord, load_game};
+use crate::game::{GameRecord, RecordCache, load_game_cached};
 use crate::usecases::messages::readable_conversation;
 use crate::web::errors::WebError;
 use crate::web::pages::render;
@@ -165,11 +165,12 @@ impl GamePage {
 /// no such game.
 fn load(
     conn: &mut crate::db::DbConnection,
+    records: &RecordCache,
     id: i64,
     me: Option<i64>,
 ) -> Result<Option<(GameRecord, ViewerExtras)>, WebError> {
     crate::db::read_snapshot(conn, |conn| {
-        let Some(record) = load_game(conn, id)? else {
+        let Some(record) = load_game_cached(conn, records, id)? else {
             return Ok(None);
         };
         let extras = ViewerExtras::load(conn, &record, &Viewer::of(&record, me, false))?;
@@ -185,8 +186,9 @@ pub async fn draw(
     occasion: Occasion,
 ) -> Result<HttpResponse, WebError> {
     let me = session::current_user_id(session);
+    let records = state.records.clone();
     let (record, extras) = state
-        .db(move |c| load(c, id, me))
+        .db(move |c| load(c, &records, id, me))
         .await??
         .ok_or(WebError::NotFound)?;
     let game = record.chess_game().map_err(WebError::internal)?;

@@ -95,7 +95,11 @@ pub async fn act(
     };
     let now = state.now();
     let max = state.settings.game.max_message_chars;
-    match state.db(move |c| play::act(c, now, max, &req)).await? {
+    let records = state.records.clone();
+    match state
+        .db(move |c| play::act(c, &records, now, max, &req))
+        .await?
+    {
         Ok(record) => {
             session::flash(&session, "info", done_text(&action, &record));
             Ok(see_other(&format!("/games/{id}")))
