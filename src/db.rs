@@ -137,13 +137,29 @@ pub fn read_snapshot<T, E>(
 where
     E: From<diesel::result::Error>,
 {
-    conn.transaction(|conn| {
-        if let DbConnection::Pg(pg) = conn {
-            diesel::sql_query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-                .execute(pg)?;
+    use diesel::connection::{AnsiTransactionManager, TransactionManager};
+    let DbConnection::Pg(pg) = conn else {
+        return conn.transaction(f);
+    };
+    // One statement opens it (diesel's own transaction would send a second to set the level).
+    AnsiTransactionManager::begin_transaction_sql(
+        pg,
+        "BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY",
+    )?;
+    let result = f(conn);
+    let DbConnection::Pg(pg) = conn else {
+        unreachable!("the connection is the one the snapshot began on");
+    };
+    match result {
+        Ok(value) => {
+            AnsiTransactionManager::commit_transaction(pg)?;
+            Ok(value)
         }
-        f(conn)
-    })
+        Err(e) => {
+            AnsiTransactionManager::rollback_transaction(pg)?;
+            Err(e)
+        }
+    }
 }
 
 /// The SQLite writers' queue of this process (one for every database file: writers of two

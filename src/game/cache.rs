@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 
 use diesel::QueryResult;
 
-use super::record::{CommentTimes, GameRecord, load_head, load_moves};
+use super::record::{CommentTimes, GameRecord, load_head, load_moves, load_moves_since};
 use crate::db::{DbConnection, read_snapshot};
 use crate::models::Move;
 
@@ -88,8 +88,8 @@ fn moves_now(
     match kept {
         Some(kept) if kept.revision == revision && kept.moves.len() == stored => Ok(kept),
         Some(kept) if kept.moves.len() < stored => {
-            let last = kept.moves.iter().map(|m| m.id).max();
-            let (new, new_times) = load_moves(conn, game_id, last)?;
+            let last = kept.moves.iter().map(|m| m.id).max().unwrap_or(0);
+            let (new, new_times) = load_moves_since(conn, game_id, last)?;
             if kept.moves.len() + new.len() != stored {
                 return read_all(conn, game_id, revision);
             }
@@ -110,7 +110,7 @@ fn moves_now(
 }
 
 fn read_all(conn: &mut DbConnection, game_id: i64, revision: i64) -> QueryResult<Kept> {
-    let (moves, times) = load_moves(conn, game_id, None)?;
+    let (moves, times) = load_moves(conn, game_id)?;
     Ok(Kept {
         revision,
         moves: Arc::new(moves),

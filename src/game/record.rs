@@ -173,7 +173,7 @@ pub fn load_game(conn: &mut DbConnection, game_id: i64) -> QueryResult<Option<Ga
     let Some(mut record) = load_head(conn, game_id)? else {
         return Ok(None);
     };
-    let (moves, comment_times) = load_moves(conn, game_id, None)?;
+    let (moves, comment_times) = load_moves(conn, game_id)?;
     record.moves = Arc::new(moves);
     record.comment_times = Arc::new(comment_times);
     Ok(Some(record))
@@ -182,27 +182,44 @@ pub fn load_game(conn: &mut DbConnection, game_id: i64) -> QueryResult<Option<Ga
 /// When each move with a comment was played, by move id.
 pub type CommentTimes = Vec<(i64, NaiveDateTime)>;
 
-/// A game's moves (in board and ply order) and the times of those with a comment; with
-/// `after`, only the moves stored after the move of that id.
+/// A game's moves (in board and ply order) and the times of those with a comment (only
+/// theirs: reading every move's time was a long game's largest cost).
 pub(super) fn load_moves(
     conn: &mut DbConnection,
     game_id: i64,
-    after: Option<i64>,
 ) -> QueryResult<(Vec<Move>, CommentTimes)> {
-    let after = after.unwrap_or(0);
     let moves = moves::table
         .filter(moves::game_id.eq(game_id))
-        .filter(moves::id.gt(after))
         .order((moves::board.asc(), moves::ply.asc()))
         .select(Move::as_select())
         .load(conn)?;
     let comment_times = moves::table
         .filter(moves::game_id.eq(game_id))
-        .filter(moves::id.gt(after))
         .filter(moves::comment.is_not_null())
         .select((moves::id, moves::played_at))
         .load(conn)?;
     Ok((moves, comment_times))
+}
+
+/// The moves stored after the move `after` (a few, as a rule), with the times of those with
+/// a comment, in one query.
+pub(super) fn load_moves_since(
+    conn: &mut DbConnection,
+    game_id: i64,
+    after: i64,
+) -> QueryResult<(Vec<Move>, CommentTimes)> {
+    let rows: Vec<(Move, NaiveDateTime)> = moves::table
+        .filter(moves::game_id.eq(game_id))
+        .filter(moves::id.gt(after))
+        .order((moves::board.asc(), moves::ply.asc()))
+        .select((Move::as_select(), moves::played_at))
+        .load(conn)?;
+    let times = rows
+        .iter()
+        .filter(|(m, _)| m.comment.is_some())
+        .map(|(m, at)| (m.id, *at))
+        .collect();
+    Ok((rows.into_iter().map(|(m, _)| m).collect(), times))
 }
 
 /// A game's row, players, boards and messages; its moves left empty.

@@ -32,6 +32,8 @@ pub struct AfterMove<'a> {
     pub game_ply: i32,
     pub turn: Color,
     pub deadline: Option<NaiveDateTime>,
+    /// The earliest deadline of all the game's boards after the move.
+    pub game_deadline: Option<NaiveDateTime>,
     /// The draw offer that still stands (the mover's own; the opponent's lapses).
     pub draw_offer: Option<Seat>,
 }
@@ -68,9 +70,13 @@ pub fn store_move(
         ))
         .execute(conn)?;
     diesel::update(games::table.find(m.game_id))
-        .set((games::ply.eq(after.game_ply), games::updated_at.eq(now)))
+        .set((
+            games::ply.eq(after.game_ply),
+            games::updated_at.eq(now),
+            games::deadline_at.eq(after.game_deadline),
+        ))
         .execute(conn)?;
-    refresh_game_deadline(conn, m.game_id)
+    Ok(())
 }
 
 /// One board's row.

@@ -8,7 +8,9 @@ use slowfuse_rules::{ClaimError, MoveError};
 use crate::db::{DbConnection, claim_game, lock_game};
 use crate::game::clock::time_control_of;
 use crate::game::store::{set_bank, set_deadline, set_draw_offer};
-use crate::game::{CorruptGame, GameRecord, RecordCache, Seat, load_game, read_game_cached};
+use crate::game::{
+    CorruptGame, GameRecord, RecordCache, Seat, load_game, load_game_cached, read_game_cached,
+};
 use crate::models::NewGameMessage;
 use crate::schema::game_messages;
 use crate::usecases::conditional::{ConditionalMoveError, follow_lines, set_lines};
@@ -180,11 +182,12 @@ pub fn act(
         }
     }
     if let Action::Move(input) = &req.action {
-        move_before_lock(conn, records, now, req, (input, message))?;
-    } else {
-        crate::db::write_transaction(conn, |conn| act_locked(conn, now, req, message))?;
+        return move_before_lock(conn, records, now, req, (input, message));
     }
-    read_game_cached(conn, records, req.game_id)?.ok_or(PlayError::NotFound)
+    crate::db::write_transaction(conn, |conn| {
+        act_locked(conn, now, req, message)?;
+        load_game_cached(conn, records, req.game_id)?.ok_or(PlayError::NotFound)
+    })
 }
 
 /// Who acts (their seat) in the game as read, and whether the player to move is overdue;
@@ -237,19 +240,21 @@ fn move_before_lock(
     now: NaiveDateTime,
     req: &ActionRequest,
     (input, message): (&str, Option<&str>),
-) -> Result<(), PlayError> {
+) -> Result<GameRecord, PlayError> {
     // One snapshot: the row, the boards and the moves as of one moment, never half a move.
     let record = read_game_cached(conn, records, req.game_id)?.ok_or(PlayError::NotFound)?;
     let (me, _) = check_turn(&record, req, now)?;
     let game = record.chess_game()?;
     let prepared = prepare_move(now, &record, &game, me, input)?;
     crate::db::write_transaction(conn, |conn| {
-        if !claim_game(conn, req.game_id, record.game.revision)? {
-            return act_locked(conn, now, req, message);
+        if claim_game(conn, req.game_id, record.game.revision)? {
+            store_prepared(conn, now, &record, &prepared, req.user_id, message)?;
+            follow_lines(conn, now, record.game.id)?;
+        } else {
+            act_locked(conn, now, req, message)?;
         }
-        store_prepared(conn, now, &record, &prepared, req.user_id, message)?;
-        follow_lines(conn, now, record.game.id)?;
-        Ok(())
+        // Read under the lock: the game as this move left it.
+        load_game_cached(conn, records, req.game_id)?.ok_or(PlayError::NotFound)
     })
 }
 

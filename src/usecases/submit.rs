@@ -34,6 +34,7 @@ pub struct PreparedMove {
     board_ply: i32,
     mover_bank: Option<i64>,
     opponent_deadline: Option<NaiveDateTime>,
+    game_deadline: Option<NaiveDateTime>,
     draw_offer: Option<Seat>,
 }
 
@@ -55,12 +56,22 @@ pub fn prepare_move(
     let opponent_bank = opponent.and_then(|p| p.time_left_seconds);
     let opponent_leave = opponent.map_or(&[][..], |p| p.leave.as_slice());
     let tc = time_control_of(&record.game);
+    let opponent_deadline = deadline(tc, now, opponent_bank, opponent_leave);
+    // The game's deadline is the earliest of its boards': this one's new, the others' as read.
+    let game_deadline = record
+        .boards
+        .iter()
+        .filter(|b| b.board != seat.board)
+        .filter_map(|b| b.deadline_at)
+        .chain(opponent_deadline)
+        .min();
     Ok(PreparedMove {
         seat,
         fen: after.fen(),
         board_ply: board.ply + 1,
         mover_bank: bank_after_move(record, seat, now),
-        opponent_deadline: deadline(tc, now, opponent_bank, opponent_leave),
+        opponent_deadline,
+        game_deadline,
         // A standing offer from the opponent lapses when I move; my own offer stands.
         draw_offer: board.draw_offer.filter(|c| *c == seat.color).map(|_| seat),
         after,
@@ -98,6 +109,7 @@ pub fn store_prepared(
             game_ply: record.game.ply + 1,
             turn: prepared.after.turn(),
             deadline: prepared.opponent_deadline,
+            game_deadline: prepared.game_deadline,
             draw_offer: prepared.draw_offer,
         },
     )?;
