@@ -224,30 +224,25 @@ pub(super) fn load_moves_since(
 
 /// A game's row, players, boards and messages; its moves left empty.
 pub(super) fn load_head(conn: &mut DbConnection, game_id: i64) -> QueryResult<Option<GameRecord>> {
-    let Some(game) = games::table
-        .find(game_id)
-        .select(Game::as_select())
-        .first(conn)
-        .optional()?
-    else {
+    // The row and its boards in one query: a game has at least one board.
+    let rows: Vec<(Game, GameBoard)> = games::table
+        .inner_join(game_boards::table)
+        .filter(games::id.eq(game_id))
+        .order(game_boards::board.asc())
+        .select((Game::as_select(), GameBoard::as_select()))
+        .load(conn)?;
+    let Some(game) = rows.first().map(|(game, _)| game.clone()) else {
         return Ok(None);
     };
+    let boards: Vec<BoardState> = rows
+        .into_iter()
+        .map(|(_, board)| BoardState::from(board))
+        .collect();
     let status: GameStatus = game
         .status
         .parse()
         .map_err(|e| diesel::result::Error::DeserializationError(Box::new(e)))?;
     let players = load_players(conn, game_id)?;
-    let boards: Vec<BoardState> = game_boards::table
-        .filter(game_boards::game_id.eq(game_id))
-        .order(game_boards::board.asc())
-        .select(GameBoard::as_select())
-        .load(conn)?
-        .into_iter()
-        .map(BoardState::from)
-        .collect();
-    if boards.is_empty() {
-        return Err(diesel::result::Error::NotFound);
-    }
     let messages = game_messages::table
         .inner_join(users::table)
         .filter(game_messages::game_id.eq(game_id))
