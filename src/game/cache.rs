@@ -37,6 +37,11 @@ impl RecordCache {
         games.get(&game_id).cloned()
     }
 
+    fn forget(&self, game_id: i64) {
+        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        games.remove(&game_id);
+    }
+
     fn keep(&self, game_id: i64, kept: Kept) {
         let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
         if games.len() >= MAX_GAMES
@@ -69,7 +74,7 @@ pub fn load_game_cached(
     let Some(mut record) = load_head(conn, game_id)? else {
         return Ok(None);
     };
-    let kept = moves_now(conn, cache.get(game_id), &record)?;
+    let kept = moves_now(conn, cache, &record)?;
     record.moves = kept.moves.clone();
     record.comment_times = kept.comment_times.clone();
     cache.keep(game_id, kept);
@@ -80,12 +85,12 @@ pub fn load_game_cached(
 /// since, or all of them read again.
 fn moves_now(
     conn: &mut DbConnection,
-    kept: Option<Kept>,
+    cache: &RecordCache,
     record: &GameRecord,
 ) -> QueryResult<Kept> {
     let (game_id, revision) = (record.game.id, record.game.revision);
     let stored = usize::try_from(record.game.ply).unwrap_or(0);
-    match kept {
+    match cache.get(game_id) {
         Some(kept) if kept.revision == revision && kept.moves.len() == stored => Ok(kept),
         Some(kept) if kept.moves.len() < stored => {
             let last = kept.moves.iter().map(|m| m.id).max().unwrap_or(0);
@@ -93,8 +98,9 @@ fn moves_now(
             if kept.moves.len() + new.len() != stored {
                 return read_all(conn, game_id, revision);
             }
-            let mut moves = Vec::with_capacity(stored);
-            moves.extend(kept.moves.iter().cloned());
+            // Taken out of the cache, the list is usually this reader's alone: grown in place.
+            cache.forget(game_id);
+            let mut moves = Arc::try_unwrap(kept.moves).unwrap_or_else(|moves| (*moves).clone());
             moves.extend(new);
             moves.sort_by_key(|m| (m.board, m.ply));
             let mut times = kept.comment_times.as_ref().clone();

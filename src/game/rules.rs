@@ -178,14 +178,14 @@ pub fn read_secret_state(
 /// Replays kept per game, at most this many games.
 const CACHE_GAMES: usize = 4096;
 
-/// One game's last replay: the start and the moves it holds, and the game after them. A replay
-/// is used only for a record with the same start whose moves begin with the same moves, so
-/// whatever the cache holds (another database's game of the same id, a history changed since),
-/// the game it gives is the one replaying the record would give.
+/// One game's last replay: the start, and the game after its moves (which it holds, so they
+/// need no copy here). A replay is used only for a record with the same start whose moves
+/// begin with the same moves, so whatever the cache holds (another database's game of the
+/// same id, a history changed since), the game it gives is the one replaying the record would
+/// give.
 struct Replayed {
     variant: Variant,
     initial_fen: String,
-    ucis: Vec<String>,
     game: Arc<Game>,
 }
 
@@ -202,15 +202,16 @@ fn cached_replay(record: &GameRecord, variant: Variant) -> Result<Arc<Game>, Cor
         cache
             .get(&record.game.id)
             .filter(|r| {
+                let played = r.game.moves();
                 r.variant == variant
                     && r.initial_fen == record.game.initial_fen
-                    && r.ucis.len() <= record.moves.len()
-                    && r.ucis
+                    && played.len() <= record.moves.len()
+                    && played
                         .iter()
                         .zip(record.moves.iter())
-                        .all(|(u, m)| *u == m.uci)
+                        .all(|(p, m)| p.uci == m.uci)
             })
-            .map(|r| (r.game.clone(), r.ucis.len()))
+            .map(|r| (r.game.clone(), r.game.moves().len()))
     };
     let game = match start {
         Some((game, done)) if done == record.moves.len() => return Ok(game),
@@ -222,7 +223,6 @@ fn cached_replay(record: &GameRecord, variant: Variant) -> Result<Arc<Game>, Cor
             Arc::new(game)
         }
     };
-    let ucis: Vec<String> = record.moves.iter().map(|m| m.uci.clone()).collect();
     let mut cache = cache().lock().unwrap_or_else(|e| e.into_inner());
     if cache.len() >= CACHE_GAMES && !cache.contains_key(&record.game.id) {
         // Forget some game: the cache is a speed-up, never the truth.
@@ -235,7 +235,6 @@ fn cached_replay(record: &GameRecord, variant: Variant) -> Result<Arc<Game>, Cor
         Replayed {
             variant,
             initial_fen: record.game.initial_fen.clone(),
-            ucis,
             game: game.clone(),
         },
     );
@@ -243,13 +242,10 @@ fn cached_replay(record: &GameRecord, variant: Variant) -> Result<Arc<Game>, Cor
 }
 
 /// Plays the stored moves from index `done` on.
-fn play_on(record: &GameRecord, mut game: Game, done: usize) -> Result<Game, CorruptGame> {
-    for m in &record.moves[done..] {
-        game = game
-            .play_uci(&m.uci)
-            .map_err(|e| record.corrupt(format!("move {} ({}): {e}", m.ply + 1, m.uci)))?;
-    }
-    Ok(game)
+fn play_on(record: &GameRecord, game: Game, done: usize) -> Result<Game, CorruptGame> {
+    let ucis: Vec<String> = record.moves[done..].iter().map(|m| m.uci.clone()).collect();
+    game.replay_more(&ucis)
+        .map_err(|e| record.corrupt(e.to_string()))
 }
 
 #[cfg(test)]

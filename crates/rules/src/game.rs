@@ -202,19 +202,39 @@ impl Game {
         initial_fen: &str,
         uci_moves: &[String],
     ) -> Result<Game, ReplayError> {
-        let mut game = Game::from_fen(variant, initial_fen)?;
-        game.positions.reserve(uci_moves.len());
-        game.moves.reserve(uci_moves.len());
+        Game::from_fen(variant, initial_fen)?.replay_more(uci_moves)
+    }
+
+    /// This game with more stored UCI moves replayed on it, each checked, in place (no copy
+    /// of the game per move): a stored game brought up to date.
+    ///
+    /// ```
+    /// use slowfuse_rules::{Game, Variant};
+    ///
+    /// let game = Game::new(Variant::Standard).play("e4")?;
+    /// let game = game.replay_more(&["e7e5".to_string(), "g1f3".to_string()]).unwrap();
+    /// assert_eq!(game.moves()[2].san, "Nf3");
+    /// # Ok::<_, slowfuse_rules::MoveError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ReplayError::Move`] names the first move (its ply in the whole game, 1-based) that is
+    /// not a legal UCI move.
+    pub fn replay_more(mut self, uci_moves: &[String]) -> Result<Game, ReplayError> {
+        let done = self.moves.len();
+        self.positions.reserve(uci_moves.len());
+        self.moves.reserve(uci_moves.len());
         for (index, uci) in uci_moves.iter().enumerate() {
             // In place: copying the game for every move made replay quadratic.
-            game.play_uci_in_place(uci)
+            self.play_uci_in_place(uci)
                 .map_err(|error| ReplayError::Move {
-                    ply: u32::try_from(index + 1).unwrap_or(u32::MAX),
+                    ply: u32::try_from(done + index + 1).unwrap_or(u32::MAX),
                     uci: uci.clone(),
                     error,
                 })?;
         }
-        Ok(game)
+        Ok(self)
     }
 
     /// The variant being played.
