@@ -36,7 +36,9 @@
   });
 
   // ---------- moving pieces ----------
-  var board = document.querySelector('.board[data-movable="true"]');
+  // The board of a player in the game; pieces move only while the last ply is shown
+  // (navigate.js moves through the game without reloading and keeps data-movable true there).
+  var board = document.querySelector('.board[data-can-move="true"]');
   var moveInput = document.getElementById("move-input");
   var actionSelect = document.getElementById("action-select");
   if (!board || !moveInput || !actionSelect) return;
@@ -202,6 +204,7 @@
 
   board.addEventListener("pointerdown", function (e) {
     if (locked || press || (e.pointerType === "mouse" && e.button !== 0)) return;
+    if (board.dataset.movable !== "true") return;
     if (!myTurn && !conditionalMode()) return;
     var sq = e.target.closest(".sq");
     if (!sq || !board.contains(sq)) return;
@@ -243,6 +246,7 @@
   });
 
   board.addEventListener("pointercancel", endDrag);
+  board.addEventListener("board:shown", function () { endDrag(); select(null); });
   board.addEventListener("lostpointercapture", function (e) {
     if (press && ghost && e.pointerId === press.id) endDrag();
   });

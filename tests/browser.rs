@@ -8,7 +8,10 @@ use std::path::{Path, PathBuf};
 use common::TestApp;
 use webdriver::{Driver, Element, Session};
 
-on_both_databases!(two_players_play_atomic_with_mouse_and_keyboard_in_chromium);
+on_both_databases!(
+    two_players_play_atomic_with_mouse_and_keyboard_in_chromium,
+    moving_through_a_game_flipping_and_animating_without_reloading_in_chromium,
+);
 
 const DESKTOP: (u32, u32) = (1200, 900);
 const PHONE: (u32, u32) = (390, 844);
@@ -237,4 +240,202 @@ fn two_players_play_atomic_with_mouse_and_keyboard_in_chromium(app: &TestApp) {
     let pgn = pgn.as_str().unwrap_or_default();
     assert!(pgn.contains("3. Nxf7"), "{pgn}");
     assert!(pgn.contains(r#"[Result "1-0"]"#), "{pgn}");
+}
+
+/// WebDriver key codes.
+const ARROW_LEFT: &str = "\u{E012}";
+const ARROW_RIGHT: &str = "\u{E014}";
+const HOME: &str = "\u{E011}";
+const END: &str = "\u{E010}";
+
+impl Player<'_> {
+    /// The toolbar button (or link drawn as one) with this accessible name.
+    fn toolbar(&self, name: &str) -> Element<'_> {
+        self.find(&format!(r#"#nav-toolbar [aria-label="{name}"]"#))
+    }
+
+    /// Waits until the toolbar says ply `ply` is shown.
+    fn wait_for_ply(&self, ply: u32, last: u32) {
+        self.window
+            .wait_for_text("#nav-ply", &format!("ply {ply} of {last}"));
+    }
+
+    /// The squares cleared by an explosion at the ply shown, in board order.
+    fn exploded(&self) -> Vec<String> {
+        let mut found: Vec<String> = self
+            .window
+            .find_all(".sq.exploded")
+            .iter()
+            .filter_map(|sq| sq.attribute("data-square"))
+            .collect();
+        found.sort();
+        found
+    }
+
+    fn first_square(&self) -> String {
+        self.find(".board .sq")
+            .attribute("data-square")
+            .unwrap_or_default()
+    }
+
+    /// Presses a key with the focus on no control.
+    fn key(&self, key: &str) {
+        self.window.execute(
+            "document.activeElement && document.activeElement.blur();",
+            serde_json::json!([]),
+        );
+        self.window.press_key(key);
+    }
+}
+
+fn moving_through_a_game_flipping_and_animating_without_reloading_in_chromium(app: &TestApp) {
+    let Some(chromedriver) = chromedriver() else {
+        return;
+    };
+    let driver = Driver::start(&chromedriver);
+    let alice = Player::new("alice", &driver, app);
+    alice.sign_up();
+    let alice_token = {
+        let r = app.post(
+            "/api/v1/tokens",
+            None,
+            serde_json::json!({"username": "alice", "password": "correct horse battery"}),
+        );
+        r.body["token"].as_str().expect("a token").to_string()
+    };
+    let bob = app.user("bob");
+    let id = app.game("atomic", &alice_token, &bob);
+    app.play_all(id, &alice_token, &bob, &["Nf3", "Nf6", "Ne5", "e6", "Nxf7"]);
+    let game = format!("/games/{id}");
+
+    // A visitor's window: the page opens on the blast, its cleared squares marked.
+    let visitor = Player::new("visitor", &driver, app);
+    visitor.open(&game);
+    visitor.wait_for_ply(5, 5);
+    assert_eq!(visitor.exploded(), ["e8", "f6", "f7", "f8"]);
+    for name in ["Settings", "Animate", "Stop animation"] {
+        assert!(
+            visitor.toolbar(name).property("hidden") == false,
+            "{name} shown with JavaScript"
+        );
+    }
+    // Marks the page: a reload would lose it.
+    visitor
+        .window
+        .execute("window.kept = 'this page';", serde_json::json!([]));
+    let same_page = || {
+        visitor
+            .window
+            .execute("return window.kept || 'reloaded';", serde_json::json!([]))
+            == "this page"
+    };
+
+    // Move to start, then a step forward with the arrow key: the move is marked at that ply.
+    visitor.toolbar("Move to start").click();
+    visitor.wait_for_ply(0, 5);
+    assert_eq!(visitor.piece_on("g1").as_deref(), Some("wN"));
+    assert!(visitor.exploded().is_empty());
+    assert!(
+        visitor.window.url().ends_with("?ply=0"),
+        "{}",
+        visitor.window.url()
+    );
+    visitor.key(ARROW_RIGHT);
+    visitor.wait_for_ply(1, 5);
+    assert_eq!(visitor.piece_on("f3").as_deref(), Some("wN"));
+    assert_eq!(visitor.piece_on("g1"), None);
+    assert!(
+        visitor
+            .square("g1")
+            .attribute("class")
+            .unwrap_or_default()
+            .contains("last")
+    );
+    visitor.toolbar("Next move").click();
+    visitor.wait_for_ply(2, 5);
+    visitor.toolbar("Previous move").click();
+    visitor.wait_for_ply(1, 5);
+    visitor.key(END);
+    visitor.wait_for_ply(5, 5);
+    assert_eq!(visitor.exploded(), ["e8", "f6", "f7", "f8"]);
+    visitor.key(ARROW_LEFT);
+    visitor.wait_for_ply(4, 5);
+    assert_eq!(
+        visitor.piece_on("e8").as_deref(),
+        Some("bK"),
+        "before the blast"
+    );
+    visitor.key(HOME);
+    visitor.wait_for_ply(0, 5);
+
+    // A move in the list shows its position.
+    visitor.find(r#".movelist a.move[data-ply="3"]"#).click();
+    visitor.wait_for_ply(3, 5);
+    assert_eq!(visitor.piece_on("e5").as_deref(), Some("wN"));
+    assert!(
+        visitor
+            .find(r#".movelist a.move[data-ply="3"]"#)
+            .attribute("class")
+            .unwrap_or_default()
+            .contains("current")
+    );
+
+    // Flip by the button and back by the key.
+    assert_eq!(visitor.first_square(), "a8");
+    visitor.toolbar("Flip").click();
+    visitor
+        .window
+        .wait_for(r#".board[data-orientation="black"]"#);
+    assert_eq!(visitor.first_square(), "h1");
+    assert_eq!(
+        visitor.piece_on("e5").as_deref(),
+        Some("wN"),
+        "the same position"
+    );
+    visitor.key("f");
+    visitor
+        .window
+        .wait_for(r#".board[data-orientation="white"]"#);
+    assert_eq!(visitor.first_square(), "a8");
+
+    // Animate plays on to the end; Stop animation is offered only meanwhile.
+    assert_eq!(visitor.toolbar("Stop animation").property("disabled"), true);
+    visitor.toolbar("Animate").click();
+    assert_eq!(
+        visitor.toolbar("Stop animation").property("disabled"),
+        false
+    );
+    visitor.wait_for_ply(5, 5);
+    visitor.window.wait_until("the animation to end", || {
+        (visitor.toolbar("Stop animation").property("disabled") == true).then_some(())
+    });
+    assert_eq!(visitor.exploded(), ["e8", "f6", "f7", "f8"]);
+    // Stopped at once, it stays where it stopped.
+    visitor.toolbar("Animate").click();
+    visitor.toolbar("Stop animation").click();
+    let stopped = visitor.find("#nav-ply").text();
+    std::thread::sleep(std::time::Duration::from_millis(1600));
+    assert_eq!(visitor.find("#nav-ply").text(), stopped);
+    assert_ne!(stopped, "ply 5 of 5", "it started again from the start");
+    assert!(same_page(), "every step was taken without reloading");
+
+    // The player to move: pieces stay put at an earlier ply, and move again at the last.
+    let id = app.game("standard", &alice_token, &bob);
+    app.play_all(id, &alice_token, &bob, &["e4", "e5"]);
+    let game = format!("/games/{id}");
+    alice.open_game_to_move(&game);
+    alice.key(ARROW_LEFT);
+    alice.wait_for_ply(1, 2);
+    alice.window.wait_for(r#".board[data-movable="false"]"#);
+    alice.drag("g1", "f3");
+    assert_eq!(
+        alice.piece_on("g1").as_deref(),
+        Some("wN"),
+        "no move from an earlier ply"
+    );
+    alice.key(ARROW_RIGHT);
+    alice.wait_for_ply(2, 2);
+    alice.window.wait_for(r#".board[data-movable="true"]"#);
+    alice.drag("g1", "f3");
+    alice.expect_played("Nf3", "wN", "g1", "f3");
 }

@@ -10,6 +10,7 @@ on_both_databases!(
     login_logout_and_pages_that_need_a_login,
     share_link_challenge_and_next_game,
     conditional_moves_leave_and_gifts_of_time_from_the_forms,
+    every_ply_shows_its_marks_and_the_board_flips_without_javascript,
 );
 
 /// Plays a move from the game page's form, using the ply the page shows.
@@ -540,4 +541,120 @@ fn simultaneous_sign_ups_all_succeed_on_sqlite() {
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
     assert!(statuses.iter().all(|s| *s == 201), "{statuses:?}");
+}
+
+/// The class list of the square `name` on a drawn board.
+fn square_classes(html: &str, name: &str) -> String {
+    let pattern = format!(r#"class="sq ([^"]*)" data-square="{name}""#);
+    regex::Regex::new(&pattern)
+        .unwrap()
+        .captures(html)
+        .unwrap_or_else(|| panic!("square {name} drawn"))[1]
+        .to_string()
+}
+
+/// The squares in the order the board draws them.
+fn drawn_order(html: &str) -> Vec<String> {
+    regex::Regex::new(r#"data-square="([a-h][1-8])""#)
+        .unwrap()
+        .captures_iter(html)
+        .map(|c| c[1].to_string())
+        .collect()
+}
+
+fn every_ply_shows_its_marks_and_the_board_flips_without_javascript(app: &TestApp) {
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let id = app.game("atomic", &alice, &bob);
+    app.play_all(id, &alice, &bob, &["Nf3", "Nf6", "Ne5", "e6", "Nxf7"]);
+    let game = format!("/games/{id}");
+
+    // At the blast: the knight's move marked, and every square the explosion cleared.
+    let (status, page) = app.get_text(&game);
+    assert_eq!(status, 200);
+    for square in ["f6", "f7", "e8", "f8"] {
+        assert!(
+            square_classes(&page, square).contains("exploded"),
+            "{square} cleared"
+        );
+    }
+    for square in ["e6", "g7", "e5"] {
+        assert!(
+            !square_classes(&page, square).contains("exploded"),
+            "{square} stands"
+        );
+    }
+    assert!(square_classes(&page, "e5").contains("last"));
+
+    // An earlier ply shows its own move, and no blast.
+    let (_, third) = app.get_text(&format!("{game}?ply=3"));
+    assert!(
+        square_classes(&third, "f3").contains("last"),
+        "Ne5 came from f3"
+    );
+    assert!(square_classes(&third, "e5").contains("last"));
+    let blasted = regex::Regex::new(r#"class="sq [^"]*exploded"#).unwrap();
+    assert!(!blasted.is_match(&third), "no blast before the capture");
+
+    // The toolbar names its buttons; without JavaScript they are links that keep the side shown.
+    for name in [
+        "Settings",
+        "Move to start",
+        "Previous move",
+        "Next move",
+        "Last move",
+        "Flip",
+        "Animate",
+        "Stop animation",
+    ] {
+        assert!(third.contains(&format!(r#"aria-label="{name}""#)), "{name}");
+    }
+    let unescaped = |html: &str| html.replace("&#38;", "&").replace("&amp;", "&");
+    assert!(unescaped(&third).contains(&format!(
+        r#"aria-label="Flip" title="Flip" href="/games/{id}?ply=3&flip=1""#
+    )));
+    assert_eq!(drawn_order(&third)[0], "a8", "a visitor sees White's side");
+    let (_, flipped) = app.get_text(&format!("{game}?ply=3&flip=1"));
+    assert_eq!(drawn_order(&flipped)[0], "h1", "flipped: Black's side");
+    assert!(
+        unescaped(&flipped).contains(&format!(
+            r#"title="Previous move" href="/games/{id}?ply=2&flip=1""#
+        )),
+        "Previous move stays flipped"
+    );
+
+    // The positions the page moves through without reloading.
+    let plies = app.get(&format!("{game}/plies.json"), None);
+    assert_eq!(plies.status, 200);
+    assert_eq!(plies.body["last_ply"], 5);
+    assert_eq!(
+        plies.body["plies"][0]["board"],
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
+    );
+    assert_eq!(
+        plies.body["plies"][3]["last"],
+        serde_json::json!(["f3", "e5"])
+    );
+    assert_eq!(
+        plies.body["plies"][5]["exploded"],
+        serde_json::json!(["f6", "f7", "e8", "f8"])
+    );
+    assert_eq!(plies.body["plies"][5]["san"], "Nxf7#");
+    assert_eq!(
+        app.get(&format!("/games/{}/plies.json", id + 100), None)
+            .status,
+        404
+    );
+
+    // A browser holding the current copy is told it is unchanged.
+    let url = format!("{}{game}/plies.json", app.base);
+    let first = app.client.get(&url).send().unwrap();
+    let etag = first.headers()["etag"].to_str().unwrap().to_string();
+    let again = app
+        .client
+        .get(&url)
+        .header("If-None-Match", &etag)
+        .send()
+        .unwrap();
+    assert_eq!(again.status().as_u16(), 304);
 }

@@ -25,6 +25,7 @@ const SVG: &str = "image/svg+xml";
 static ASSETS: &[Asset] = &[
     asset!("site.css", "text/css; charset=utf-8"),
     asset!("board.js", "text/javascript; charset=utf-8"),
+    asset!("navigate.js", "text/javascript; charset=utf-8"),
     asset!("comments.js", "text/javascript; charset=utf-8"),
     asset!("timezone.js", "text/javascript; charset=utf-8"),
     asset!("favicon.svg", SVG),

@@ -1,6 +1,6 @@
-//! The board as the page draws it: 64 squares in display order with their pieces.
+//! The board as the page draws it: 64 squares in display order with their pieces and marks.
 
-use slowfuse_rules::{Color, Game, Role};
+use slowfuse_rules::{Color, Game, Pocket, Role};
 
 /// One square of the drawn board.
 #[derive(Clone, Debug)]
@@ -14,6 +14,8 @@ pub struct SquareView {
     pub piece_name: String,
     pub last_move: bool,
     pub check: bool,
+    /// Atomic: the square was cleared by the explosion of the move that led here.
+    pub exploded: bool,
     /// Rank digit shown on the left edge, file letter shown on the bottom edge.
     pub rank_label: Option<char>,
     pub file_label: Option<char>,
@@ -24,6 +26,20 @@ pub struct SquareView {
 pub struct BoardView {
     pub squares: Vec<SquareView>,
     pub orientation: &'static str,
+}
+
+/// Pieces in hand as letters in FEN order, upper case, e.g. `QNPP`; empty when none.
+pub fn pocket_letters(pocket: &Pocket) -> String {
+    [
+        Role::Queen,
+        Role::Rook,
+        Role::Bishop,
+        Role::Knight,
+        Role::Pawn,
+    ]
+    .into_iter()
+    .flat_map(|role| std::iter::repeat_n(role_letter(role), usize::from(pocket.count(role))))
+    .collect()
 }
 
 fn role_letter(role: Role) -> char {
@@ -48,16 +64,12 @@ fn role_word(role: Role) -> &'static str {
     }
 }
 
-/// Draws the position after `ply` moves of `game`, seen from `side`.
+/// Draws the position after `ply` moves of `game`, seen from `side`, with the move that led
+/// there, the king in check and the squares an atomic explosion cleared.
 pub fn board_view(game: &Game, ply: u32, side: Color) -> BoardView {
     let pieces = game.board_at(ply).unwrap_or([None; 64]);
-    let last = if ply == game.ply() {
-        game.last_move_squares()
-    } else {
-        None
-    };
-    let check = ply == game.ply() && game.is_check();
-    let turn = game.turn();
+    let marks = game.marks_at(ply).unwrap_or_default();
+    let last = marks.from_to;
     let (ranks, files): (Vec<u8>, Vec<u8>) = match side {
         Color::White => ((0..8).rev().collect(), (0..8).collect()),
         Color::Black => ((0..8).collect(), (0..8).rev().collect()),
@@ -68,7 +80,7 @@ pub fn board_view(game: &Game, ply: u32, side: Color) -> BoardView {
             let index = rank * 8 + file;
             let piece = pieces[usize::from(index)];
             let is_last = last.is_some_and(|(from, to)| from == index || to == index);
-            let in_check = check && piece == Some((turn, Role::King));
+            let in_check = marks.check == Some(index);
             squares.push(SquareView {
                 name: format!("{}{}", (b'a' + file) as char, rank + 1),
                 dark: (rank + file) % 2 == 0,
@@ -88,6 +100,7 @@ pub fn board_view(game: &Game, ply: u32, side: Color) -> BoardView {
                 }),
                 last_move: is_last,
                 check: in_check,
+                exploded: marks.exploded.contains(&index),
                 rank_label: (col == 0).then(|| (b'1' + rank) as char),
                 file_label: (row == 7).then(|| (b'a' + file) as char),
             });

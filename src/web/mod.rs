@@ -8,6 +8,7 @@ pub mod export;
 pub mod game_page;
 pub mod material;
 pub mod pages;
+pub mod plies;
 pub mod session;
 pub mod time_words;
 pub mod variant_info;
@@ -93,5 +94,6 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.configure(assets::routes);
     cfg.configure(api::routes);
     cfg.configure(export::routes);
+    cfg.configure(plies::routes);
     cfg.configure(pages::routes);
 }

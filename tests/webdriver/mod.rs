@@ -281,6 +281,17 @@ impl<'d> Session<'d> {
         body.try_text().ok()
     }
 
+    /// Presses and releases one key wherever the focus is: a character, or a WebDriver key
+    /// code such as `"\u{E012}"` (←).
+    pub fn press_key(&self, key: &str) {
+        let keys = json!([{"type": "keyDown", "value": key}, {"type": "keyUp", "value": key}]);
+        self.command(
+            Method::POST,
+            "/actions",
+            Some(json!({"actions": [{"type": "key", "id": "keyboard", "actions": keys}]})),
+        );
+    }
+
     /// Runs a script in the page and returns its result.
     pub fn execute(&self, script: &str, args: Value) -> Value {
         self.command(

@@ -28,6 +28,17 @@ pub struct PlayedMove {
     pub san: String,
 }
 
+/// What a board shows after a move besides its pieces (see [`Game::marks_at`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlyMarks {
+    /// The move's from and to squares (a drop: its square twice); `None` at the start.
+    pub from_to: Option<(u8, u8)>,
+    /// The square of the king in check, if the side to move is in check.
+    pub check: Option<u8>,
+    /// Atomic: the squares the capture's explosion cleared, ascending.
+    pub exploded: Vec<u8>,
+}
+
 /// A board as 64 squares, index 0 = a1, 7 = h1, 63 = h8.
 pub type BoardArray = [Option<(Color, Role)>; 64];
 
@@ -319,12 +330,74 @@ impl Game {
     /// for highlighting. Castling gives the king's squares as in the UCI; a
     /// crazyhouse drop gives the drop square twice.
     pub fn last_move_squares(&self) -> Option<(u8, u8)> {
-        let last = self.moves.last()?;
-        match UciMove::from_ascii(last.uci.as_bytes()).ok()? {
+        self.move_squares_at(self.ply())
+    }
+
+    /// The from and to square indices of the move that led to the position
+    /// after `ply` moves (as [`Game::last_move_squares`]); `None` at the start
+    /// and past the end.
+    pub fn move_squares_at(&self, ply: u32) -> Option<(u8, u8)> {
+        let played = self.moves.get(usize::try_from(ply).ok()?.checked_sub(1)?)?;
+        match UciMove::from_ascii(played.uci.as_bytes()).ok()? {
             UciMove::Normal { from, to, .. } => Some((u8::from(from), u8::from(to))),
             UciMove::Put { to, .. } => Some((u8::from(to), u8::from(to))),
             UciMove::Null => None,
         }
+    }
+
+    /// What a board shows after `ply` moves besides its pieces: the move
+    /// that led there, the king in check, and in atomic the squares the
+    /// capture's explosion cleared. `None` past the end.
+    pub fn marks_at(&self, ply: u32) -> Option<PlyMarks> {
+        let after = self.position_at(ply)?;
+        let check = after
+            .is_check()
+            .then(|| after.board().king_of(after.turn()))
+            .flatten()
+            .map(u8::from);
+        Some(PlyMarks {
+            from_to: self.move_squares_at(ply),
+            check,
+            exploded: self.exploded_at(ply),
+        })
+    }
+
+    /// The squares an atomic capture cleared on the move to `ply`, a1 = 0,
+    /// in ascending order: the capture square and every square around it
+    /// whose piece went up with it (a pawn there stays). Empty for any
+    /// other move or variant.
+    fn exploded_at(&self, ply: u32) -> Vec<u8> {
+        if self.variant != Variant::Atomic || ply == 0 {
+            return Vec::new();
+        }
+        let (Some(before), Some(after), Some(played)) = (
+            self.position_at(ply - 1),
+            self.position_at(ply),
+            self.moves
+                .get(usize::try_from(ply - 1).unwrap_or(usize::MAX)),
+        ) else {
+            return Vec::new();
+        };
+        let Some(m) = UciMove::from_ascii(played.uci.as_bytes())
+            .ok()
+            .and_then(|uci| uci.to_move(before).ok())
+        else {
+            return Vec::new();
+        };
+        if !m.is_capture() {
+            return Vec::new();
+        }
+        let from = m.from();
+        let cleared = before.board().occupied() & !after.board().occupied();
+        let mut squares: Vec<u8> = cleared
+            .into_iter()
+            .filter(|&square| Some(square) != from)
+            .chain(std::iter::once(m.to()))
+            .map(u8::from)
+            .collect();
+        squares.sort_unstable();
+        squares.dedup();
+        squares
     }
 
     /// Whether the side to move is in check (atomic: kings that touch give

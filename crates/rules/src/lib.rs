@@ -45,7 +45,9 @@ pub use clock::{
 pub use conditional::{ConditionalError, ConditionalLimits, ConditionalLines, Reply};
 pub use error::{ClaimError, GameOver, MoveError, ReplayError, SetupError};
 pub use fen::STANDARD_START_FEN;
-pub use game::{BoardArray, Game, PlayedMove, Pocket, Pockets, legal_moves_from_fen, square_index};
+pub use game::{
+    BoardArray, Game, PlayedMove, PlyMarks, Pocket, Pockets, legal_moves_from_fen, square_index,
+};
 pub use outcome::{EndReason, Outcome, UnknownEndReason};
 pub use perft::{
     PerftOptions, perft_divide_from_fen, perft_from_fen, perft_from_fen_with,

@@ -423,3 +423,48 @@ fn in_crazyhouse_a_position_recurs_across_captures_and_drops() {
     assert_eq!(placement(game.fen()), placement(start.fen()));
     assert_eq!(game.repetition_count(), 2);
 }
+
+fn squares(names: &[&str]) -> Vec<u8> {
+    names.iter().map(|n| square_index(n).unwrap()).collect()
+}
+
+#[test]
+fn an_atomic_capture_marks_every_square_its_explosion_cleared_and_only_that_ply() {
+    let game = play_all(
+        Game::new(Variant::Atomic),
+        &["Nf3", "Nf6", "Ne5", "e6", "Nxf7"],
+    );
+    let blast = game.marks_at(5).unwrap();
+    // The pawn on f7 and the knight that took it, the king on e8, the bishop on f8 and the
+    // knight on f6 went up; the pawns on e6 and g7 stand.
+    assert_eq!(blast.exploded, squares(&["f6", "f7", "e8", "f8"]));
+    assert_eq!(
+        blast.from_to,
+        Some((square_index("e5").unwrap(), square_index("f7").unwrap()))
+    );
+    for ply in 0..5 {
+        assert!(game.marks_at(ply).unwrap().exploded.is_empty(), "ply {ply}");
+    }
+    assert_eq!(game.marks_at(6), None, "past the end");
+}
+
+#[test]
+fn marks_show_the_move_and_the_checked_king_at_every_ply() {
+    let game = play_all(
+        Game::new(Variant::Standard),
+        &["e4", "f6", "d4", "g5", "Qh5#"],
+    );
+    assert_eq!(game.marks_at(0).unwrap(), Default::default());
+    let third = game.marks_at(3).unwrap();
+    assert_eq!(
+        third.from_to,
+        Some((square_index("d2").unwrap(), square_index("d4").unwrap()))
+    );
+    assert_eq!(third.check, None);
+    let mate = game.marks_at(5).unwrap();
+    assert_eq!(mate.check, square_index("e8"));
+    assert!(mate.exploded.is_empty(), "no blasts outside atomic");
+    // A capture in standard chess clears nothing beyond the captured piece's square.
+    let capture = play_all(Game::new(Variant::Standard), &["e4", "d5", "exd5"]);
+    assert!(capture.marks_at(3).unwrap().exploded.is_empty());
+}

@@ -17,6 +17,10 @@ pub struct BoardPanel {
     pub last_ply: u32,
     /// The viewer may drag pieces: they act and the current position is shown.
     pub movable: bool,
+    /// The viewer acts in the game (they may move once the last ply is shown).
+    pub can_move: bool,
+    /// Seen from the other side than the viewer's own (`?flip=1`).
+    pub flipped: bool,
     pub my_turn: bool,
     /// `white` or `black`: the side to move in the game.
     pub turn: &'static str,
@@ -40,25 +44,47 @@ pub fn pocket_text(p: &Pocket) -> String {
     letters.join(" ")
 }
 
-/// The board after `view_ply` moves (at most the last), as `viewer` sees it.
+/// The board after `view_ply` moves (at most the last), as `viewer` sees it (or from the other
+/// side when `flipped`).
 pub fn board_panel(
     game: &Game,
     view_ply: u32,
+    flipped: bool,
     standing: &Standing,
     viewer: &Viewer,
     rights: &Rights,
 ) -> BoardPanel {
     let last_ply = game.ply();
+    let own_side = viewer.color().unwrap_or(Color::White);
+    let side = if flipped { own_side.other() } else { own_side };
     BoardPanel {
-        view: board_view(game, view_ply, viewer.color().unwrap_or(Color::White)),
+        view: board_view(game, view_ply, side),
         view_ply,
         last_ply,
         movable: rights.can_act && view_ply == last_ply,
+        can_move: rights.can_act,
+        flipped,
         my_turn: rights.my_turn,
         turn: color_name(standing.turn),
         pockets: game
             .pockets_at(view_ply)
             .map(|p| (pocket_text(&p.white), pocket_text(&p.black))),
+    }
+}
+
+impl BoardPanel {
+    /// What the toolbar's links add to keep the side shown: `&flip=1` or nothing.
+    pub fn flip_query(&self) -> &'static str {
+        if self.flipped { "&flip=1" } else { "" }
+    }
+
+    /// The toolbar's Flip link: the ply shown, from the other side.
+    pub fn flip_link_query(&self) -> String {
+        if self.flipped {
+            format!("ply={}", self.view_ply)
+        } else {
+            format!("ply={}&flip=1", self.view_ply)
+        }
     }
 }
 

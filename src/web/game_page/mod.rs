@@ -70,8 +70,9 @@ impl Refusal {
 /// Why the page is drawn.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Occasion {
-    /// To look at the game after a number of plies (`None`: the current position).
-    View(Option<u32>),
+    /// To look at the game after a number of plies (`None`: the current position), from the
+    /// viewer's side or `flipped`.
+    View { ply: Option<u32>, flipped: bool },
     /// To answer a refused form, at the current position.
     Refused(Refusal),
 }
@@ -124,9 +125,9 @@ impl GamePage {
             extras,
             ..
         } = input;
-        let (asked_ply, refusal) = match input.occasion {
-            Occasion::View(ply) => (*ply, None),
-            Occasion::Refused(refusal) => (None, Some(refusal)),
+        let (asked_ply, flipped, refusal) = match input.occasion {
+            Occasion::View { ply, flipped } => (*ply, *flipped, None),
+            Occasion::Refused(refusal) => (None, false, Some(refusal)),
         };
         let view_ply = asked_ply.unwrap_or(game.ply()).min(game.ply());
         let standing = standing::Standing::of(record, input.now);
@@ -147,7 +148,7 @@ impl GamePage {
             id: record.game.id,
             form_ply: record.game.ply,
             actions: actions::action_bar(&standing, &viewer, refusal, input.now),
-            board: board::board_panel(game, view_ply, &standing, &viewer, &me),
+            board: board::board_panel(game, view_ply, flipped, &standing, &viewer, &me),
             moves: moves::move_list(game, &conversation, view_ply),
             players: players::players(&standing, &viewer),
             status: status::status_panel(&standing, &me, input.now),
@@ -194,7 +195,7 @@ pub async fn draw(
     let game = record.chess_game().map_err(WebError::internal)?;
     let viewer = Viewer::of(&record, me, viewer::comments_hidden(session));
     let status = match &occasion {
-        Occasion::View(_) => StatusCode::OK,
+        Occasion::View { .. } => StatusCode::OK,
         Occasion::Refused(refusal) => refusal.status,
     };
     let inputs = PageInputs {

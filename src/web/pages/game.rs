@@ -16,11 +16,13 @@ use crate::web::{AppState, session};
 #[derive(Deserialize)]
 pub struct ViewQuery {
     ply: Option<String>,
+    /// `1`: the board seen from the other side (the toolbar's Flip without JavaScript).
+    flip: Option<String>,
     /// `hide` or `show`: the "Hide comments" preference.
     comments: Option<String>,
 }
 
-/// `GET /games/{id}`: the game at the current position or at `?ply=`.
+/// `GET /games/{id}`: the game at the current position or at `?ply=`, flipped with `?flip=1`.
 pub async fn show(
     state: web::Data<AppState>,
     session: Session,
@@ -29,9 +31,10 @@ pub async fn show(
 ) -> Result<HttpResponse, WebError> {
     let id: i64 = path.parse().map_err(|_| WebError::NotFound)?;
     // A ply that is not a number shows the current position.
-    let view = query.ply.as_deref().and_then(|p| p.parse().ok());
+    let ply = query.ply.as_deref().and_then(|p| p.parse().ok());
+    let flipped = query.flip.as_deref() == Some("1");
     remember_preference(&session, query.comments.as_deref());
-    game_page::draw(&state, &session, id, Occasion::View(view)).await
+    game_page::draw(&state, &session, id, Occasion::View { ply, flipped }).await
 }
 
 #[derive(Deserialize)]

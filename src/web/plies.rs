@@ -1,0 +1,141 @@
+//! The positions of a game ply by ply, for the game page's navigation without reloading:
+//! `GET /games/{id}/plies.json`. The page fetches it once, when the player first moves through
+//! the game, so a long game's page stays as small as a short one's.
+
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, web};
+use serde_json::{Value, json};
+use slowfuse_rules::Game;
+
+use crate::game::read_game_cached;
+use crate::web::AppState;
+use crate::web::board::pocket_letters;
+use crate::web::errors::WebError;
+use crate::web::material::material_line;
+
+/// Registers the route (before the game page, whose pattern is wider).
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/games/{id}/plies.json", web::get().to(game_plies));
+}
+
+/// `a1` for square index 0, `h8` for 63.
+fn square_name(index: u8) -> String {
+    format!("{}{}", char::from(b'a' + index % 8), index / 8 + 1)
+}
+
+/// The pieces of a full FEN (its first field, without pockets `[…]` or promotion marks `~`)
+/// and the side to move.
+fn placement(fen: &str) -> (String, &'static str) {
+    let mut fields = fen.split(' ');
+    let board = fields.next().unwrap_or_default();
+    let board = board.split('[').next().unwrap_or_default();
+    let turn = if fields.next() == Some("b") {
+        "black"
+    } else {
+        "white"
+    };
+    (board.chars().filter(|&c| c != '~').collect(), turn)
+}
+
+/// Every position of `game` from the start to the last ply, each with what the board marks.
+pub fn plies_json(game: &Game) -> Value {
+    let plies: Vec<Value> = (0..=game.ply())
+        .map(|ply| {
+            let marks = game.marks_at(ply).unwrap_or_default();
+            let san = ply
+                .checked_sub(1)
+                .and_then(|i| game.moves().get(i as usize))
+                .map(|m| m.san.as_str());
+            let (board, turn) = placement(&game.fen_at(ply).unwrap_or_default());
+            json!({
+                "ply": ply,
+                "board": board,
+                "turn": turn,
+                "san": san,
+                "last": marks.from_to.map(|(from, to)| [square_name(from), square_name(to)]),
+                "check": marks.check.map(square_name),
+                "exploded": marks.exploded.iter().map(|&s| square_name(s)).collect::<Vec<_>>(),
+                "material": game.board_at(ply).map(|board| {
+                    material_line(&board, game.pockets_at(ply).as_ref())
+                }),
+                "pockets": game.pockets_at(ply).map(|p| json!({
+                    "white": pocket_letters(&p.white),
+                    "black": pocket_letters(&p.black),
+                })),
+            })
+        })
+        .collect();
+    json!({ "last_ply": game.ply(), "plies": plies })
+}
+
+/// `GET /games/{id}/plies.json`: answered from the record cache; `304` while the game is
+/// unchanged since the copy the browser holds.
+async fn game_plies(
+    state: web::Data<AppState>,
+    request: HttpRequest,
+    path: web::Path<String>,
+) -> Result<HttpResponse, WebError> {
+    let id: i64 = path.parse().map_err(|_| WebError::NotFound)?;
+    let records = state.records.clone();
+    let record = state
+        .db(move |c| read_game_cached(c, &records, id))
+        .await??
+        .ok_or(WebError::NotFound)?;
+    let etag = format!("\"plies-{}-{}\"", record.game.id, record.game.revision);
+    let unchanged = request
+        .headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == etag));
+    if unchanged {
+        return Ok(HttpResponse::NotModified()
+            .insert_header((header::ETAG, etag))
+            .finish());
+    }
+    let game = record.chess_game()?;
+    Ok(HttpResponse::Ok()
+        .insert_header((header::ETAG, etag))
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .json(plies_json(&game)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placement_drops_pockets_and_promotion_marks() {
+        assert_eq!(
+            placement("rnbqkb1r/ppp2ppp/5n2/3Q~4/8/8/PPPP1PPP/RNB1KBNR[Pp] b KQkq - 0 4"),
+            (
+                "rnbqkb1r/ppp2ppp/5n2/3Q4/8/8/PPPP1PPP/RNB1KBNR".to_string(),
+                "black"
+            )
+        );
+        assert_eq!(square_name(0), "a1");
+        assert_eq!(square_name(63), "h8");
+    }
+
+    #[test]
+    fn every_ply_carries_its_marks() {
+        let game = ["Nf3", "Nf6", "Ne5", "e6", "Nxf7"]
+            .iter()
+            .try_fold(Game::new(slowfuse_rules::Variant::Atomic), |g, m| g.play(m))
+            .unwrap();
+        let json = plies_json(&game);
+        assert_eq!(json["last_ply"], 5);
+        assert_eq!(json["plies"][0]["last"], Value::Null);
+        assert_eq!(json["plies"][0]["turn"], "white");
+        assert_eq!(json["plies"][1]["turn"], "black");
+        assert_eq!(json["plies"][1]["san"], "Nf3");
+        assert_eq!(json["plies"][5]["last"], json!(["e5", "f7"]));
+        assert_eq!(
+            json["plies"][5]["exploded"],
+            json!(["f6", "f7", "e8", "f8"])
+        );
+        assert_eq!(
+            json["plies"][5]["board"],
+            "rnbq3r/pppp2pp/4p3/8/8/8/PPPPPPPP/RNBQKB1R"
+        );
+    }
+}

@@ -1,0 +1,319 @@
+// Slowfuse navigation: moving through a game without reloading the page (the toolbar, the move
+// list, the keys), flipping the board, animating to the end, and the board settings kept in the
+// browser. The positions come from /games/{id}/plies.json, fetched once on first use; without
+// JavaScript (or if that fetch fails) the toolbar's links load ?ply=N as before.
+(function () {
+  "use strict";
+
+  var toolbar = document.getElementById("nav-toolbar");
+  var board = document.getElementById("board");
+  if (!toolbar || !board) return;
+
+  var gameId = board.dataset.game;
+  var lastPly = parseInt(toolbar.dataset.lastPly, 10) || 0;
+  var shown = parseInt(toolbar.dataset.viewPly, 10) || 0;
+  var canMove = board.dataset.canMove === "true";
+  var flipped = new URLSearchParams(location.search).get("flip") === "1";
+  var plies = null;     // the positions, once fetched
+  var loading = null;   // the fetch in flight
+  var timer = null;     // the animation's interval
+  var WORDS = { P: "pawn", N: "knight", B: "bishop", R: "rook", Q: "queen", K: "king" };
+
+  var buttons = {
+    settings: document.getElementById("nav-settings"),
+    start: document.getElementById("nav-start"),
+    prev: document.getElementById("nav-prev"),
+    next: document.getElementById("nav-next"),
+    last: document.getElementById("nav-last"),
+    flip: document.getElementById("nav-flip"),
+    animate: document.getElementById("nav-animate"),
+    stop: document.getElementById("nav-stop")
+  };
+  toolbar.querySelectorAll(".nav-js").forEach(function (b) { b.hidden = false; });
+
+  // ---------- settings, kept in this browser ----------
+  var settings = { coordinates: true, speed: 700 };
+  try {
+    var saved = JSON.parse(localStorage.getItem("slowfuse.board") || "{}");
+    if (typeof saved.coordinates === "boolean") settings.coordinates = saved.coordinates;
+    if (saved.speed > 0) settings.speed = saved.speed;
+  } catch (err) { /* private mode or damaged: the defaults */ }
+  function saveSettings() {
+    try { localStorage.setItem("slowfuse.board", JSON.stringify(settings)); } catch (err) { /* not kept */ }
+  }
+  var panel = document.getElementById("board-settings");
+  var coordsBox = document.getElementById("setting-coordinates");
+  var speedBox = document.getElementById("setting-speed");
+  if (coordsBox) {
+    coordsBox.checked = settings.coordinates;
+    coordsBox.addEventListener("change", function () {
+      settings.coordinates = coordsBox.checked;
+      saveSettings();
+      drawCoordinates();
+    });
+  }
+  if (speedBox) {
+    speedBox.value = String(settings.speed);
+    if (speedBox.value !== String(settings.speed)) speedBox.value = "700";
+    speedBox.addEventListener("change", function () {
+      settings.speed = parseInt(speedBox.value, 10) || 700;
+      saveSettings();
+    });
+  }
+  if (buttons.settings && panel) {
+    buttons.settings.addEventListener("click", function () {
+      panel.hidden = !panel.hidden;
+      buttons.settings.setAttribute("aria-expanded", String(!panel.hidden));
+      if (!panel.hidden && coordsBox) coordsBox.focus();
+    });
+  }
+
+  // ---------- the board ----------
+  function squares() { return Array.prototype.slice.call(board.querySelectorAll(".sq")); }
+  function squareEl(name) { return board.querySelector('.sq[data-square="' + name + '"]'); }
+
+  // The 64 pieces of a FEN placement by square name, e.g. { e1: "wK", … }.
+  function readPlacement(placement) {
+    var pieces = {};
+    placement.split("/").forEach(function (row, i) {
+      var rank = 8 - i;
+      var file = 0;
+      for (var c = 0; c < row.length; c++) {
+        var ch = row.charAt(c);
+        if (ch >= "1" && ch <= "8") { file += parseInt(ch, 10); continue; }
+        var color = ch === ch.toUpperCase() ? "w" : "b";
+        pieces["abcdefgh".charAt(file) + rank] = color + ch.toUpperCase();
+        file += 1;
+      }
+    });
+    return pieces;
+  }
+
+  function setPiece(sq, code) {
+    var old = sq.querySelector(".piece");
+    if ((old ? old.dataset.piece : "") === (code || "")) return;
+    if (old) old.remove();
+    if (!code) return;
+    var img = document.createElement("img");
+    img.className = "piece";
+    img.src = "/static/pieces/" + code + ".svg";
+    img.alt = (code.charAt(0) === "w" ? "white " : "black ") + WORDS[code.charAt(1)];
+    img.dataset.piece = code;
+    img.draggable = false;
+    sq.insertBefore(img, sq.firstChild);
+  }
+
+  function drawCoordinates() {
+    board.querySelectorAll(".coord").forEach(function (c) { c.remove(); });
+    if (!settings.coordinates) return;
+    squares().forEach(function (sq, i) {
+      var name = sq.dataset.square;
+      if (i % 8 === 0) {
+        var r = document.createElement("span");
+        r.className = "coord rank";
+        r.textContent = name.charAt(1);
+        sq.appendChild(r);
+      }
+      if (i >= 56) {
+        var f = document.createElement("span");
+        f.className = "coord file";
+        f.textContent = name.charAt(0);
+        sq.appendChild(f);
+      }
+    });
+  }
+
+  function orientation() { return board.dataset.orientation === "black" ? "black" : "white"; }
+
+  function flip() {
+    var white = orientation() === "black";
+    var ordered = squares().sort(function (a, b) { return order(a) - order(b); });
+    function order(sq) {
+      var file = sq.dataset.square.charCodeAt(0) - 97;
+      var rank = parseInt(sq.dataset.square.charAt(1), 10) - 1;
+      return white ? (7 - rank) * 8 + file : rank * 8 + (7 - file);
+    }
+    ordered.forEach(function (sq) { board.appendChild(sq); });
+    board.dataset.orientation = white ? "white" : "black";
+    flipped = !flipped;
+    drawCoordinates();
+    updateLinks();
+  }
+
+  function blast(names) {
+    names.forEach(function (name) {
+      var sq = squareEl(name);
+      if (!sq) return;
+      sq.classList.remove("blast");
+      void sq.offsetWidth; // restart the animation
+      sq.classList.add("blast");
+      setTimeout(function () { sq.classList.remove("blast"); }, 900);
+    });
+  }
+
+  function drawPly(p, animate) {
+    var pieces = readPlacement(p.board);
+    var last = p.last || [];
+    squares().forEach(function (sq) {
+      var name = sq.dataset.square;
+      setPiece(sq, pieces[name]);
+      sq.classList.toggle("last", last.indexOf(name) >= 0);
+      sq.classList.toggle("check", p.check === name);
+      sq.classList.toggle("exploded", p.exploded.indexOf(name) >= 0);
+      sq.classList.remove("selected", "target");
+    });
+    if (animate && p.exploded.length) blast(p.exploded);
+    var material = document.getElementById("material");
+    if (material && typeof p.material === "string") material.textContent = p.material;
+    var pockets = document.getElementById("pockets");
+    if (pockets && p.pockets) {
+      var spaced = function (s) { return s ? s.split("").join(" ") : "nothing"; };
+      pockets.textContent = "In hand — White: " + spaced(p.pockets.white) + "; Black: " + spaced(p.pockets.black);
+    }
+  }
+
+  // ---------- where the page stands ----------
+  function query(ply) { return "?ply=" + ply + (flipped ? "&flip=1" : ""); }
+
+  function updateLinks() {
+    var base = "/games/" + gameId;
+    buttons.start.href = base + query(0);
+    buttons.prev.href = base + query(Math.max(0, shown - 1));
+    buttons.next.href = base + query(Math.min(lastPly, shown + 1));
+    buttons.last.href = base + query(lastPly);
+    buttons.flip.href = base + "?ply=" + shown + (flipped ? "" : "&flip=1");
+    var fen = document.getElementById("fen-link");
+    if (fen) fen.href = base + ".fen?ply=" + shown;
+    history.replaceState(history.state, "", base + query(shown) + location.hash);
+  }
+
+  function fetchPlies() {
+    if (!loading) {
+      toolbar.classList.add("loading");
+      loading = fetch("/games/" + gameId + "/plies.json", { credentials: "same-origin" })
+        .then(function (r) {
+          if (!r.ok) throw new Error("HTTP " + r.status);
+          return r.json();
+        })
+        .then(function (data) { plies = data.plies; })
+        .finally(function () { toolbar.classList.remove("loading"); });
+    }
+    return loading;
+  }
+
+  function show(ply, animate) {
+    ply = Math.max(0, Math.min(lastPly, ply));
+    if (!plies) {
+      return fetchPlies().then(function () { show(ply, animate); }, function () {
+        location.href = "/games/" + gameId + query(ply); // the server draws it instead
+      });
+    }
+    var p = plies[ply];
+    if (!p) return;
+    shown = ply;
+    drawPly(p, animate);
+    toolbar.dataset.viewPly = String(ply);
+    var label = document.getElementById("nav-ply");
+    if (label) label.textContent = "ply " + ply + " of " + lastPly;
+    document.querySelectorAll(".movelist a.move").forEach(function (a) {
+      var current = parseInt(a.dataset.ply, 10) === ply;
+      a.classList.toggle("current", current);
+      if (current) a.setAttribute("aria-current", "step"); else a.removeAttribute("aria-current");
+    });
+    board.dataset.movable = canMove && ply === lastPly ? "true" : "false";
+    board.dispatchEvent(new CustomEvent("board:shown", { detail: { ply: ply } }));
+    updateLinks();
+  }
+
+  // ---------- animation ----------
+  function stopAnimation() {
+    if (timer) clearInterval(timer);
+    timer = null;
+    buttons.animate.disabled = false;
+    buttons.stop.disabled = true;
+    toolbar.classList.remove("animating");
+  }
+
+  function animate() {
+    stopAnimation();
+    var from = shown >= lastPly ? 0 : shown;
+    buttons.animate.disabled = true;
+    buttons.stop.disabled = false;
+    toolbar.classList.add("animating");
+    Promise.resolve(show(from, false)).then(function () {
+      if (buttons.stop.disabled) return; // stopped meanwhile
+      timer = setInterval(function () {
+        if (shown >= lastPly) { stopAnimation(); return; }
+        show(shown + 1, true);
+        if (shown >= lastPly) stopAnimation();
+      }, settings.speed);
+    });
+  }
+
+  // ---------- input ----------
+  function plainClick(e) { return e.button === 0 && !e.ctrlKey && !e.metaKey && !e.shiftKey && !e.altKey; }
+
+  function onLink(el, target) {
+    el.addEventListener("click", function (e) {
+      if (!plainClick(e)) return;
+      e.preventDefault();
+      stopAnimation();
+      show(target());
+    });
+  }
+  onLink(buttons.start, function () { return 0; });
+  onLink(buttons.prev, function () { return shown - 1; });
+  onLink(buttons.next, function () { return shown + 1; });
+  onLink(buttons.last, function () { return lastPly; });
+  buttons.flip.addEventListener("click", function (e) {
+    if (!plainClick(e)) return;
+    e.preventDefault();
+    flip();
+  });
+  buttons.animate.addEventListener("click", animate);
+  buttons.stop.addEventListener("click", stopAnimation);
+  // Links styled as buttons answer Space as buttons do.
+  [buttons.start, buttons.prev, buttons.next, buttons.last, buttons.flip].forEach(function (a) {
+    a.addEventListener("keydown", function (e) {
+      if (e.key === " ") { e.preventDefault(); a.click(); }
+    });
+  });
+
+  document.querySelectorAll(".movelist a.move[data-ply]").forEach(function (a) {
+    var ply = parseInt(a.dataset.ply, 10);
+    a.addEventListener("click", function (e) {
+      if (!plainClick(e)) return;
+      e.preventDefault();
+      stopAnimation();
+      show(ply, true);
+    });
+  });
+
+  document.addEventListener("keydown", function (e) {
+    if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+    var t = e.target;
+    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName) || (t.closest && t.closest(".sq, .promo-chooser")))) return;
+    var target = null;
+    if (e.key === "ArrowLeft") target = shown - 1;
+    else if (e.key === "ArrowRight") target = shown + 1;
+    else if (e.key === "Home") target = 0;
+    else if (e.key === "End") target = lastPly;
+    else if (e.key === "f" || e.key === "F") { e.preventDefault(); flip(); return; }
+    else if (e.key === "Escape" && panel && !panel.hidden) { panel.hidden = true; return; }
+    if (target === null) return;
+    e.preventDefault();
+    stopAnimation();
+    show(target, e.key === "ArrowRight");
+  });
+
+  // Fetch the positions when the browser is idle, so the first step is instant.
+  var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 300); };
+  if (lastPly > 0) idle(function () { fetchPlies().catch(function () { /* links still work */ }); });
+
+  // The blast of the move shown, played once when the page opens on it.
+  var cleared = board.querySelectorAll(".sq.exploded");
+  if (cleared.length) {
+    blast(Array.prototype.map.call(cleared, function (sq) { return sq.dataset.square; }));
+  }
+  if (!settings.coordinates) drawCoordinates();
+})();
