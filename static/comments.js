@@ -1,6 +1,7 @@
-// "Hide comments" on the game page without a reload: the link still works without JavaScript
-// (it stores the choice and draws the page again); here it toggles a class at once and stores
-// the choice in the background. When the comments were not drawn, the link simply loads them.
+// The "Hide Comments" tab without a reload: the link still works without JavaScript (it stores
+// the choice and draws the page again); here it toggles a class at once and stores the choice in
+// the background. The tab is selected while comments are hidden. When the comments were not
+// drawn, the link simply loads them.
 (function () {
   "use strict";
   function init() {
@@ -17,7 +18,8 @@
       fetch(url.toString(), { credentials: "same-origin" }).catch(function () {});
       url.searchParams.set("comments", hide ? "show" : "hide");
       link.href = url.pathname + url.search;
-      link.textContent = hide ? "Show comments" : "Hide comments";
+      link.setAttribute("aria-selected", String(hide));
+      link.title = hide ? "Comments are hidden: show them" : "Hide the comments in the move list";
     });
   }
   if (document.readyState === "loading") {

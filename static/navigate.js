@@ -184,6 +184,8 @@
     buttons.flip.href = base + "?ply=" + shown + (flipped ? "" : "&flip=1");
     var fen = document.getElementById("fen-link");
     if (fen) fen.href = base + ".fen?ply=" + shown;
+    var shareFen = document.getElementById("share-fen");
+    if (shareFen && plies && plies[shown]) shareFen.value = plies[shown].fen;
     history.replaceState(history.state, "", base + query(shown) + location.hash);
   }
 
@@ -292,7 +294,7 @@
   document.addEventListener("keydown", function (e) {
     if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
     var t = e.target;
-    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName) || (t.closest && t.closest(".sq, .promo-chooser")))) return;
+    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName) || (t.closest && t.closest('.sq, .promo-chooser, [role="tablist"]')))) return;
     var target = null;
     if (e.key === "ArrowLeft") target = shown - 1;
     else if (e.key === "ArrowRight") target = shown + 1;

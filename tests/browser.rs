@@ -229,7 +229,8 @@ fn two_players_play_atomic_with_mouse_and_keyboard_in_chromium(app: &TestApp) {
         assert!(player.window.find_all("#action-form").is_empty());
     }
 
-    // The PGN behind the page's link, fetched by the browser.
+    // The PGN behind the Share tab's link, fetched by the browser.
+    alice.find(r#"[role="tab"]#tab-share"#).click();
     let link = alice.find(&format!(r#"a[href="{game}.pgn"]"#));
     assert_eq!(link.text(), "PGN");
     let pgn = alice.window.execute_async(
@@ -418,6 +419,82 @@ fn moving_through_a_game_flipping_and_animating_without_reloading_in_chromium(ap
     assert_eq!(visitor.find("#nav-ply").text(), stopped);
     assert_ne!(stopped, "ply 5 of 5", "it started again from the start");
     assert!(same_page(), "every step was taken without reloading");
+
+    // The information tabs: one panel at a time, by click and by the arrow keys.
+    visitor.key(END);
+    visitor.wait_for_ply(5, 5);
+    let tabs: Vec<String> = visitor
+        .window
+        .find_all(r#"#info-tabs [role="tab"]"#)
+        .iter()
+        .map(Element::text)
+        .collect();
+    assert_eq!(
+        tabs,
+        [
+            "Game Overview",
+            "Hide Comments",
+            "Material Balance",
+            "Tags",
+            "Variant Information",
+            "Engine Analysis",
+            "Share",
+            "Help"
+        ]
+    );
+    let shown_panels = || -> Vec<String> {
+        visitor
+            .window
+            .find_all(r#"[role="tabpanel"]"#)
+            .iter()
+            .filter(|p| p.property("hidden") == false)
+            .filter_map(|p| p.attribute("id"))
+            .collect()
+    };
+    assert_eq!(shown_panels(), ["panel-overview"]);
+    for (tab, panel, says) in [
+        ("Material Balance", "panel-material", "Material: White +"),
+        ("Variant Information", "panel-variant", "Captures explode."),
+        (
+            "Engine Analysis",
+            "panel-engine",
+            "No engine analysis is available",
+        ),
+        (
+            "Help",
+            "panel-help",
+            "Move to start, Previous move, Next move, Last move",
+        ),
+    ] {
+        visitor
+            .find(&format!(r#"#info-tabs [aria-controls="{panel}"]"#))
+            .click();
+        visitor.window.wait_for_text(&format!("#{panel}"), says);
+        assert_eq!(shown_panels(), [panel], "{tab} alone");
+    }
+    visitor.find("#tab-overview").click();
+    visitor.window.press_key(ARROW_RIGHT); // onto Hide Comments, which is a toggle
+    assert_eq!(shown_panels(), ["panel-overview"]);
+    visitor.window.press_key(ARROW_RIGHT);
+    assert_eq!(shown_panels(), ["panel-material"]);
+    assert_eq!(
+        visitor.find("#nav-ply").text(),
+        "ply 5 of 5",
+        "arrows in the tabs leave the board alone"
+    );
+    // Share: the FEN of the position shown, copied.
+    visitor.find("#tab-share").click();
+    visitor.toolbar("Move to start").click();
+    visitor.wait_for_ply(0, 5);
+    assert_eq!(
+        visitor.find("#share-fen").property("value"),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    );
+    visitor
+        .find(r#".copy-button[data-copy="share-fen"]"#)
+        .click();
+    visitor.window.wait_for_text("#copy-status", "Copied");
+    assert!(same_page());
 
     // The player to move: pieces stay put at an earlier ply, and move again at the last.
     let id = app.game("standard", &alice_token, &bob);

@@ -782,14 +782,15 @@ fn comments_can_be_hidden_with_and_without_javascript(app: &TestApp) {
     let path = format!("/games/{g}");
     let seen = reader.get(&path).body;
     assert!(seen.contains("H1 visible unless hidden"), "{seen}");
-    assert!(seen.contains("Hide comments"));
+    assert!(seen.contains(">Hide Comments</a>"));
     assert!(seen.contains(&format!(r#"href="/games/{g}?comments=hide""#)));
+    assert!(!seen.contains("Comments are hidden"));
     assert!(seen.contains(r#"data-rendered="yes""#));
     assert!(seen.contains(r#"src="/static/comments.js""#));
     // Without JavaScript: the link hides them, and the choice is remembered.
     let seen = reader.get(&format!("{path}?comments=hide&ply=1")).body;
     assert!(!seen.contains("H1 visible unless hidden"), "{seen}");
-    assert!(seen.contains("Show comments"));
+    assert!(seen.contains("Comments are hidden"));
     let show = format!("/games/{g}?comments=show&ply=1");
     let show_in_html = [show.replace('&', "&amp;"), show.replace('&', "&#38;")];
     assert!(
@@ -882,14 +883,14 @@ fn hide_comments_toggles_at_once_with_javascript(app: &TestApp) {
     // A click hides the comments without loading a page, and stores the choice.
     let before = window.url();
     window.find("#comments-toggle").click();
-    window.wait_for_text("#comments-toggle", "Show comments");
+    window.wait_for(r#"#comments-toggle[aria-selected="true"]"#);
     assert_eq!(shown(), json!(false));
     assert_eq!(window.url(), before, "no page was loaded");
     window.find("#comments-toggle").click();
-    window.wait_for_text("#comments-toggle", "Hide comments");
+    window.wait_for(r#"#comments-toggle[aria-selected="false"]"#);
     assert_eq!(shown(), json!(true));
     window.find("#comments-toggle").click();
-    window.wait_for_text("#comments-toggle", "Show comments");
+    window.wait_for(r#"#comments-toggle[aria-selected="true"]"#);
     // The stored choice holds on the next page: the comments are not even sent.
     window.wait_until("the choice stored", || {
         window.goto(&format!("{}/games/{g}", app.base));
@@ -898,7 +899,7 @@ fn hide_comments_toggles_at_once_with_javascript(app: &TestApp) {
             .is_empty()
             .then_some(())
     });
-    // "Show comments" then loads them.
+    // The tab, clicked again, then loads them.
     window.find("#comments-toggle").click();
     window.wait_for_text(".movelist .comment", "J1 a comment");
     assert_eq!(shown(), json!(true));

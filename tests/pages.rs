@@ -71,7 +71,7 @@ fn two_players_play_atomic_to_an_explosion_in_the_browser(app: &TestApp) {
     // The rules of the variant are on the page, folded: atomic's own, then the shared ones.
     let info_at = page
         .body
-        .find(r#"<details class="variant-info""#)
+        .find(r#"id="panel-variant""#)
         .expect("variant information");
     let info = &page.body[info_at..];
     assert!(info.contains("Variant information: Atomic"));
@@ -622,6 +622,37 @@ fn every_ply_shows_its_marks_and_the_board_flips_without_javascript(app: &TestAp
         )),
         "Previous move stays flipped"
     );
+
+    // Without JavaScript every tab's panel is on the page, the tabs linking to them.
+    for (tab, panel) in [
+        ("Game Overview", "panel-overview"),
+        ("Material Balance", "panel-material"),
+        ("Tags", "panel-tags"),
+        ("Variant Information", "panel-variant"),
+        ("Engine Analysis", "panel-engine"),
+        ("Share", "panel-share"),
+        ("Help", "panel-help"),
+    ] {
+        assert!(
+            third.contains(&format!(
+                r##"role="tab" id="tab-{}" href="#{panel}""##,
+                &panel[6..]
+            )),
+            "{tab}"
+        );
+        assert!(
+            third.contains(&format!(r#"role="tabpanel" id="{panel}""#)),
+            "{panel}"
+        );
+        assert!(third.contains(&format!(">{tab}</a>")), "{tab}");
+    }
+    assert!(third.contains(">Hide Comments</a>"));
+    // A finished game: no engine analysis yet, said plainly. The Share tab's FEN is the ply shown.
+    assert!(third.contains("No engine analysis is available for this game yet."));
+    assert!(third.contains("rnbqkb1r/pppppppp/5n2/4N3/8/8/PPPPPPPP/RNBQKB1R b KQkq - 3 2"));
+    let (status, help) = app.get_text("/help/game");
+    assert_eq!(status, 200);
+    assert!(help.contains("Move to start, Previous move, Next move, Last move"));
 
     // The positions the page moves through without reloading.
     let plies = app.get(&format!("{game}/plies.json"), None);

@@ -26,6 +26,7 @@ static ASSETS: &[Asset] = &[
     asset!("site.css", "text/css; charset=utf-8"),
     asset!("board.js", "text/javascript; charset=utf-8"),
     asset!("navigate.js", "text/javascript; charset=utf-8"),
+    asset!("panel.js", "text/javascript; charset=utf-8"),
     asset!("comments.js", "text/javascript; charset=utf-8"),
     asset!("timezone.js", "text/javascript; charset=utf-8"),
     asset!("favicon.svg", SVG),

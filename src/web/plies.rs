@@ -46,9 +46,11 @@ pub fn plies_json(game: &Game) -> Value {
                 .checked_sub(1)
                 .and_then(|i| game.moves().get(i as usize))
                 .map(|m| m.san.as_str());
-            let (board, turn) = placement(&game.fen_at(ply).unwrap_or_default());
+            let fen = game.fen_at(ply).unwrap_or_default();
+            let (board, turn) = placement(&fen);
             json!({
                 "ply": ply,
+                "fen": fen,
                 "board": board,
                 "turn": turn,
                 "san": san,

@@ -24,6 +24,8 @@ pub struct BoardPanel {
     pub my_turn: bool,
     /// `white` or `black`: the side to move in the game.
     pub turn: &'static str,
+    /// The full FEN of the position shown (the Share tab).
+    pub fen: String,
     /// Pieces in hand (crazyhouse): White's and Black's, e.g. `P P N`.
     pub pockets: Option<(String, String)>,
 }
@@ -64,6 +66,7 @@ pub fn board_panel(
         movable: rights.can_act && view_ply == last_ply,
         can_move: rights.can_act,
         flipped,
+        fen: game.fen_at(view_ply).unwrap_or_default(),
         my_turn: rights.my_turn,
         turn: color_name(standing.turn),
         pockets: game

@@ -101,6 +101,8 @@ pub struct GamePage {
     my_tags: TagBox,
     /// The viewer's own conditional lines (only ever theirs).
     my_conditional: Option<String>,
+    /// The game's address on this server (the Share tab).
+    share_url: String,
 }
 
 /// Everything the page is built from, gathered before any panel is.
@@ -113,6 +115,8 @@ pub struct PageInputs<'a> {
     pub occasion: &'a Occasion,
     pub now: NaiveDateTime,
     pub max_chars: usize,
+    /// The server's public address, e.g. `https://chess.example.org`.
+    pub public_url: &'a str,
 }
 
 impl GamePage {
@@ -157,6 +161,11 @@ impl GamePage {
             talk: talk::talk_view(record, &viewer, talk),
             my_tags: tags::tag_box(&viewer, &extras.tags, refusal),
             my_conditional: extras.conditional,
+            share_url: format!(
+                "{}/games/{}",
+                input.public_url.trim_end_matches('/'),
+                record.game.id
+            ),
             me,
         }
     }
@@ -206,6 +215,7 @@ pub async fn draw(
         occasion: &occasion,
         now: state.now(),
         max_chars: state.settings.game.max_message_chars,
+        public_url: &state.settings.server.public_url,
     };
     render(
         status,

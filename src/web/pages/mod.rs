@@ -4,6 +4,7 @@ mod account;
 mod challenges;
 mod conversation;
 mod game;
+mod help;
 mod home;
 mod notifications;
 mod profile;
@@ -25,6 +26,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/search", web::get().to(search::search_page))
         .route("/search.pgn", web::get().to(search::search_pgn))
         .route("/next", web::get().to(home::next_game))
+        .route("/help/game", web::get().to(help::game_help))
         .route("/signup", web::get().to(account::signup_form))
         .route("/signup", web::post().to(account::signup))
         .route("/login", web::get().to(account::login_form))
