@@ -48,14 +48,22 @@
   var side = board.dataset.turn === "black" ? "b" : "w";
   var myTurn = board.dataset.myTurn === "true";
   function conditionalMode() { return actionSelect.value === "conditional_move"; }
-  var selected = null;   // .sq element holding the picked piece
+  var selected = null;   // .sq element holding the picked piece, or a .pocket-piece to drop
   var press = null;      // { sq, x, y, id, wasSelected } while a pointer is down on own piece
   var ghost = null;      // floating image while dragging
   var hover = null;      // .sq under the dragged piece
   var locked = false;    // a move was sent or the promotion chooser is open
 
-  function pieceOf(sq) { return sq ? sq.querySelector(".piece") : null; }
-  function codeOf(sq) { var p = pieceOf(sq); return p ? p.dataset.piece || "" : ""; }
+  function isPocket(el) { return !!el && el.classList.contains("pocket-piece"); }
+  function pieceOf(sq) {
+    if (!sq) return null;
+    return isPocket(sq) ? sq.querySelector("img") : sq.querySelector(".piece");
+  }
+  function codeOf(sq) {
+    if (isPocket(sq)) return sq.dataset.piece || "";
+    var p = pieceOf(sq);
+    return p ? p.dataset.piece || "" : "";
+  }
   function isMine(sq) { return codeOf(sq).charAt(0) === side; }
   function squareAt(x, y) {
     var el = document.elementFromPoint(x, y);
@@ -89,7 +97,7 @@
 
   function startDrag(e) {
     var p = pieceOf(press.sq);
-    var size = press.sq.getBoundingClientRect().width;
+    var size = board.querySelector(".sq").getBoundingClientRect().width;
     ghost = p.cloneNode(false);
     ghost.removeAttribute("data-piece");
     ghost.classList.add("drag-ghost");
@@ -108,7 +116,7 @@
   }
 
   function isPromotion(from, to) {
-    if (codeOf(from).charAt(1) !== "P") return false;
+    if (isPocket(from) || codeOf(from).charAt(1) !== "P") return false;
     var rank = to.dataset.square.charAt(1);
     return (side === "w" && rank === "8") || (side === "b" && rank === "1");
   }
@@ -122,7 +130,10 @@
   }
 
   function send(from, to, promo) {
-    var uci = from.dataset.square + to.dataset.square + promo;
+    // A drop from the pocket is written as the rules read it: N@f3, P@e4.
+    var uci = isPocket(from)
+      ? codeOf(from).charAt(1) + "@" + to.dataset.square
+      : from.dataset.square + to.dataset.square + promo;
     if (conditionalMode()) {
       // Write the move into the lines being built; Continue saves them.
       select(null);
@@ -143,7 +154,14 @@
     // Show the move at once while the server answers.
     var p = pieceOf(from);
     var old = pieceOf(to);
-    if (p && !isMine(to)) {
+    if (isPocket(from)) {
+      var dropped = document.createElement("img");
+      dropped.className = "piece";
+      dropped.src = p.getAttribute("src");
+      dropped.alt = "";
+      dropped.dataset.piece = codeOf(from);
+      to.insertBefore(dropped, to.firstChild);
+    } else if (p && !isMine(to)) {
       if (old) old.remove();
       to.appendChild(p);
     }
@@ -208,7 +226,11 @@
     if (!myTurn && !conditionalMode()) return;
     var sq = e.target.closest(".sq");
     if (!sq || !board.contains(sq)) return;
-    if (isMine(sq)) {
+    if (isPocket(selected) && pieceOf(sq) && !isMine(sq)) {
+      // A piece in hand goes only onto an empty square.
+      e.preventDefault();
+      select(null);
+    } else if (isMine(sq)) {
       e.preventDefault();
       press = { sq: sq, x: e.clientX, y: e.clientY, id: e.pointerId, wasSelected: selected === sq };
       select(sq);
@@ -219,7 +241,7 @@
     }
   });
 
-  board.addEventListener("pointermove", function (e) {
+  function onPointerMove(e) {
     if (!press || e.pointerId !== press.id) return;
     if (!ghost) {
       if (Math.abs(e.clientX - press.x) + Math.abs(e.clientY - press.y) < 6) return;
@@ -227,9 +249,9 @@
     }
     e.preventDefault();
     moveGhost(e);
-  });
+  }
 
-  board.addEventListener("pointerup", function (e) {
+  function onPointerUp(e) {
     if (!press || e.pointerId !== press.id) return;
     var from = press.sq;
     if (ghost) {
@@ -237,12 +259,36 @@
       endDrag();
       // A king dropped on its own rook is castling (Chess960 style); other own squares cancel.
       var castle = to && codeOf(from).charAt(1) === "K" && codeOf(to) === side + "R";
-      if (to && to !== from && (!isMine(to) || castle)) tryMove(from, to);
+      if (isPocket(from)) {
+        if (to && !pieceOf(to)) tryMove(from, to);
+      } else if (to && to !== from && (!isMine(to) || castle)) {
+        tryMove(from, to);
+      }
     } else {
       var wasSelected = press.wasSelected;
       endDrag();
       if (wasSelected) select(null); // second click on the same piece puts it down
     }
+  }
+
+  board.addEventListener("pointermove", onPointerMove);
+  board.addEventListener("pointerup", onPointerUp);
+
+  // ---------- pieces in hand (crazyhouse): dragged or clicked onto an empty square ----------
+  document.querySelectorAll(".pocket-piece").forEach(function (piece) {
+    piece.addEventListener("pointerdown", function (e) {
+      if (locked || press || (e.pointerType === "mouse" && e.button !== 0)) return;
+      if (board.dataset.movable !== "true" || !myTurn || conditionalMode()) return;
+      if (codeOf(piece).charAt(0) !== side) return;
+      e.preventDefault();
+      press = { sq: piece, x: e.clientX, y: e.clientY, id: e.pointerId, wasSelected: selected === piece };
+      select(piece);
+      try { piece.setPointerCapture(e.pointerId); } catch (err) { /* capture is optional */ }
+    });
+    piece.addEventListener("pointermove", onPointerMove);
+    piece.addEventListener("pointerup", onPointerUp);
+    piece.addEventListener("pointercancel", endDrag);
+    piece.addEventListener("dragstart", function (e) { e.preventDefault(); });
   });
 
   board.addEventListener("pointercancel", endDrag);

@@ -135,6 +135,13 @@
     }
     ordered.forEach(function (sq) { board.appendChild(sq); });
     board.dataset.orientation = white ? "white" : "black";
+    // The pockets change sides with the board: the far side's above it.
+    var above = document.querySelector('.pocket[data-pocket-of="' + (white ? "black" : "white") + '"]');
+    var below = document.querySelector('.pocket[data-pocket-of="' + (white ? "white" : "black") + '"]');
+    if (above && below) {
+      board.parentNode.insertBefore(above, board);
+      board.parentNode.insertBefore(below, board.nextSibling);
+    }
     flipped = !flipped;
     drawCoordinates();
     updateLinks();
@@ -148,6 +155,43 @@
       void sq.offsetWidth; // restart the animation
       sq.classList.add("blast");
       setTimeout(function () { sq.classList.remove("blast"); }, 900);
+    });
+  }
+
+  // A pocket drawn again from its letters in FEN order, e.g. "QNPP".
+  function drawPocket(color, letters) {
+    var row = document.querySelector('.pocket[data-pocket-of="' + color + '"]');
+    if (!row) return;
+    var counts = {};
+    letters.split("").forEach(function (l) { counts[l] = (counts[l] || 0) + 1; });
+    var old = {};
+    row.querySelectorAll(".pocket-piece").forEach(function (el) { old[el.dataset.piece] = el; });
+    var prefix = color === "white" ? "w" : "b";
+    ["Q", "R", "B", "N", "P"].forEach(function (letter) {
+      var code = prefix + letter;
+      var el = old[code];
+      var n = counts[letter] || 0;
+      if (!n) { if (el) el.remove(); return; }
+      if (!el) {
+        el = document.createElement("span");
+        el.className = "pocket-piece";
+        el.dataset.piece = code;
+        el.dataset.pocket = color;
+        el.tabIndex = -1;
+        var img = document.createElement("img");
+        img.src = "/static/pieces/" + code + ".svg";
+        img.alt = "";
+        img.draggable = false;
+        var badge = document.createElement("span");
+        badge.className = "pocket-count";
+        badge.setAttribute("aria-hidden", "true");
+        el.appendChild(img);
+        el.appendChild(badge);
+      }
+      el.dataset.count = String(n);
+      el.setAttribute("aria-label", color + " " + WORDS[letter] + " in hand, " + n);
+      el.querySelector(".pocket-count").textContent = String(n);
+      row.appendChild(el); // strongest first, as the server draws them
     });
   }
 
@@ -165,6 +209,10 @@
     if (animate && p.exploded.length) blast(p.exploded);
     var material = document.getElementById("material");
     if (material && typeof p.material === "string") material.textContent = p.material;
+    if (p.pockets) {
+      drawPocket("white", p.pockets.white);
+      drawPocket("black", p.pockets.black);
+    }
     var pockets = document.getElementById("pockets");
     if (pockets && p.pockets) {
       var spaced = function (s) { return s ? s.split("").join(" ") : "nothing"; };

@@ -11,6 +11,7 @@ use webdriver::{Driver, Element, Session};
 on_both_databases!(
     two_players_play_atomic_with_mouse_and_keyboard_in_chromium,
     moving_through_a_game_flipping_and_animating_without_reloading_in_chromium,
+    crazyhouse_pieces_in_hand_are_dragged_or_clicked_onto_the_board_in_chromium,
 );
 
 const DESKTOP: (u32, u32) = (1200, 900);
@@ -515,4 +516,85 @@ fn moving_through_a_game_flipping_and_animating_without_reloading_in_chromium(ap
     alice.window.wait_for(r#".board[data-movable="true"]"#);
     alice.drag("g1", "f3");
     alice.expect_played("Nf3", "wN", "g1", "f3");
+}
+
+/// Signs `player` up in the browser and gives back an API token for them.
+fn browser_user_with_token(app: &TestApp, player: &Player) -> String {
+    player.sign_up();
+    let r = app.post(
+        "/api/v1/tokens",
+        None,
+        serde_json::json!({"username": player.name, "password": "correct horse battery"}),
+    );
+    r.body["token"].as_str().expect("a token").to_string()
+}
+
+fn crazyhouse_pieces_in_hand_are_dragged_or_clicked_onto_the_board_in_chromium(app: &TestApp) {
+    let Some(chromedriver) = chromedriver() else {
+        return;
+    };
+    let driver = Driver::start(&chromedriver);
+    let alice = Player::new("alice", &driver, app);
+    let bob = Player::new("bob", &driver, app);
+    let alice_token = browser_user_with_token(app, &alice);
+    let bob_token = browser_user_with_token(app, &bob);
+    let id = app.game("crazyhouse", &alice_token, &bob_token);
+    app.play_all(id, &alice_token, &bob_token, &["e4", "d5", "exd5", "Qxd5"]);
+    let game = format!("/games/{id}");
+
+    // Each side holds the pawn it took, drawn as a piece beside the board; yours below it.
+    alice.open_game_to_move(&game);
+    let white_pawn = r#".pocket-piece[data-pocket="white"][data-piece="wP"]"#;
+    let black_pawn = r#".pocket-piece[data-pocket="black"][data-piece="bP"]"#;
+    assert_eq!(
+        alice.find(white_pawn).attribute("data-count").as_deref(),
+        Some("1")
+    );
+    assert_eq!(
+        alice.find(black_pawn).attribute("data-count").as_deref(),
+        Some("1")
+    );
+    let below_board = alice.window.execute(
+        "const b = document.getElementById('board');
+         const w = document.querySelector('.pocket[data-pocket-of=\"white\"]');
+         return !!(b.compareDocumentPosition(w) & Node.DOCUMENT_POSITION_FOLLOWING);",
+        serde_json::json!([]),
+    );
+    assert_eq!(below_board, true, "White's pocket under White's board");
+
+    // Alice drags her pawn from the pocket onto e4.
+    alice
+        .window
+        .drag(&alice.find(white_pawn), &alice.square("e4"));
+    alice.window.wait_for_text(".flash", "You played P@e4.");
+    assert_eq!(alice.piece_on("e4").as_deref(), Some("wP"));
+    assert!(
+        alice.window.find_all(white_pawn).is_empty(),
+        "the pocket is empty now"
+    );
+
+    // Bob clicks his pawn in hand, then an empty square.
+    bob.open_game_to_move(&game);
+    assert_eq!(
+        bob.find(".board .sq").attribute("data-square").as_deref(),
+        Some("h1"),
+        "Black's side"
+    );
+    bob.find(black_pawn).click();
+    bob.window.wait_for(&format!("{black_pawn}.selected"));
+    bob.square("c6").click();
+    bob.window.wait_for_text(".flash", "You played P@c6.");
+    assert_eq!(bob.piece_on("c6").as_deref(), Some("bP"));
+
+    // Moving back through the game fills the pockets again.
+    bob.key(ARROW_LEFT);
+    bob.wait_for_ply(5, 6);
+    bob.window.wait_for(black_pawn);
+    assert!(bob.window.find_all(white_pawn).is_empty());
+    bob.key(HOME);
+    bob.wait_for_ply(0, 6);
+    assert!(
+        bob.window.find_all(".pocket-piece").is_empty(),
+        "nothing in hand at the start"
+    );
 }

@@ -28,6 +28,49 @@ pub struct BoardView {
     pub orientation: &'static str,
 }
 
+/// One kind of piece in a pocket as drawn beside the board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PocketPiece {
+    /// Piece code such as `wN` (the image and `data-piece`).
+    pub code: String,
+    /// Words for screen readers, e.g. `white knight`.
+    pub name: String,
+    pub count: u8,
+}
+
+/// A pocket as drawn: whose it is (`white` or `black`) and its pieces, strongest first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PocketView {
+    pub color: &'static str,
+    pub pieces: Vec<PocketPiece>,
+}
+
+/// `pocket` of `color` as drawn (only the kinds held).
+pub fn pocket_view(pocket: &Pocket, color: Color) -> PocketView {
+    let (prefix, word) = match color {
+        Color::White => ('w', "white"),
+        Color::Black => ('b', "black"),
+    };
+    PocketView {
+        color: word,
+        pieces: [
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+            Role::Pawn,
+        ]
+        .into_iter()
+        .filter(|&role| pocket.count(role) > 0)
+        .map(|role| PocketPiece {
+            code: format!("{prefix}{}", role_letter(role)),
+            name: format!("{word} {}", role_word(role)),
+            count: pocket.count(role),
+        })
+        .collect(),
+    }
+}
+
 /// Pieces in hand as letters in FEN order, upper case, e.g. `QNPP`; empty when none.
 pub fn pocket_letters(pocket: &Pocket) -> String {
     [

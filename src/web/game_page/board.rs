@@ -6,7 +6,7 @@ use slowfuse_rules::{Color, Game, Pocket};
 use super::standing::Standing;
 use super::viewer::{Rights, Viewer};
 use crate::game::color_name;
-use crate::web::board::{BoardView, board_view};
+use crate::web::board::{BoardView, PocketView, board_view, pocket_view};
 
 /// The board panel as drawn.
 #[derive(Clone, Debug)]
@@ -28,6 +28,8 @@ pub struct BoardPanel {
     pub fen: String,
     /// Pieces in hand (crazyhouse): White's and Black's, e.g. `P P N`.
     pub pockets: Option<(String, String)>,
+    /// The pockets drawn as pieces: above the board (the far side's) and below it.
+    pub pocket_rows: Option<(PocketView, PocketView)>,
 }
 
 /// Pieces in hand as text, e.g. `P P N`; empty when none.
@@ -72,6 +74,13 @@ pub fn board_panel(
         pockets: game
             .pockets_at(view_ply)
             .map(|p| (pocket_text(&p.white), pocket_text(&p.black))),
+        pocket_rows: game.pockets_at(view_ply).map(|p| {
+            let (top, bottom) = match side {
+                Color::White => ((p.black, Color::Black), (p.white, Color::White)),
+                Color::Black => ((p.white, Color::White), (p.black, Color::Black)),
+            };
+            (pocket_view(&top.0, top.1), pocket_view(&bottom.0, bottom.1))
+        }),
     }
 }
 
