@@ -71,10 +71,38 @@
     return sq && board.contains(sq) ? sq : null;
   }
 
+  // The legal moves of the position (sent with the page when it is your move), e.g. "e2e4 P@e4".
+  var legal = board.dataset.legal ? board.dataset.legal.split(" ") : null;
+
+  // The squares the piece on (or in hand as) `from` may go to.
+  function targetsOf(from) {
+    if (!legal) return [];
+    var prefix = isPocket(from) ? codeOf(from).charAt(1) + "@" : from.dataset.square;
+    return legal
+      .filter(function (uci) { return uci.indexOf(prefix) === 0; })
+      .map(function (uci) { return uci.substr(prefix.length, 2); });
+  }
+
+  function isLegal(from, to) {
+    return !legal || conditionalMode() || targetsOf(from).indexOf(to.dataset.square) >= 0;
+  }
+
+  function showTargets(from) {
+    board.querySelectorAll(".sq.legal").forEach(function (sq) { sq.classList.remove("legal", "legal-capture"); });
+    if (!from || conditionalMode()) return;
+    targetsOf(from).forEach(function (name) {
+      var sq = board.querySelector('.sq[data-square="' + name + '"]');
+      if (!sq) return;
+      sq.classList.add("legal");
+      if (pieceOf(sq)) sq.classList.add("legal-capture");
+    });
+  }
+
   function select(sq) {
     if (selected) selected.classList.remove("selected");
     selected = sq;
     if (sq) sq.classList.add("selected");
+    showTargets(sq);
   }
 
   function setHover(sq) {
@@ -122,6 +150,11 @@
   }
 
   function tryMove(from, to) {
+    // A move the rules refuse is not sent: the piece goes back.
+    if (!isLegal(from, to)) {
+      select(null);
+      return;
+    }
     if (isPromotion(from, to)) {
       choosePromotion(from, to);
     } else {

@@ -514,6 +514,32 @@ fn moving_through_a_game_flipping_and_animating_without_reloading_in_chromium(ap
     alice.key(ARROW_RIGHT);
     alice.wait_for_ply(2, 2);
     alice.window.wait_for(r#".board[data-movable="true"]"#);
+    // A piece held shows where it may go; a move the rules refuse is not sent.
+    alice.square("g1").click();
+    alice.window.wait_for(r#".sq.selected[data-square="g1"]"#);
+    let mut targets: Vec<String> = alice
+        .window
+        .find_all(".sq.legal")
+        .iter()
+        .filter_map(|sq| sq.attribute("data-square"))
+        .collect();
+    targets.sort();
+    assert_eq!(targets, ["e2", "f3", "h3"]);
+    alice.square("g4").click();
+    assert!(
+        alice.window.find_all(".sq.legal, .sq.selected").is_empty(),
+        "put down"
+    );
+    alice.drag("g1", "g4");
+    assert_eq!(
+        alice.piece_on("g1").as_deref(),
+        Some("wN"),
+        "the knight went back"
+    );
+    assert!(
+        alice.window.find_all(".flash").is_empty(),
+        "nothing was sent"
+    );
     alice.drag("g1", "f3");
     alice.expect_played("Nf3", "wN", "g1", "f3");
 }

@@ -465,6 +465,26 @@ impl Game {
         moves
     }
 
+    /// Every legal move now in UCI only (no SAN: cheaper than
+    /// [`Game::legal_moves`]), sorted; a castling move is listed both as the
+    /// king's two-square step (`e1g1`) and as king-takes-rook (`e1h1`), the
+    /// two ways a player may give it. Empty when the game is over.
+    pub fn legal_ucis(&self) -> Vec<String> {
+        if self.is_over() {
+            return Vec::new();
+        }
+        let mut ucis: Vec<String> = Vec::new();
+        for m in self.position().legal_moves() {
+            ucis.push(UciMove::from_move(m, self.castling).to_string());
+            if m.is_castle() {
+                ucis.push(UciMove::from_move(m, CastlingMode::Chess960).to_string());
+            }
+        }
+        ucis.sort();
+        ucis.dedup();
+        ucis
+    }
+
     /// Reads `input` as a move and plays it, returning the new game.
     ///
     /// Accepts SAN (`Nxf7`, `Nf3`, `exd5`, `O-O`, `e8=Q`, with or without

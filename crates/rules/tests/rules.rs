@@ -468,3 +468,39 @@ fn marks_show_the_move_and_the_checked_king_at_every_ply() {
     let capture = play_all(Game::new(Variant::Standard), &["e4", "d5", "exd5"]);
     assert!(capture.marks_at(3).unwrap().exploded.is_empty());
 }
+
+#[test]
+fn legal_ucis_list_every_move_with_castling_both_ways_and_drops() {
+    let game = play_all(
+        Game::new(Variant::Standard),
+        &["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5"],
+    );
+    let ucis = game.legal_ucis();
+    assert!(ucis.contains(&"e1g1".to_string()) && ucis.contains(&"e1h1".to_string()));
+    assert!(
+        !ucis.contains(&"e1c1".to_string()),
+        "the queen's side is blocked"
+    );
+    let sans = game.legal_moves();
+    assert_eq!(
+        ucis.len(),
+        sans.len() + 1,
+        "every move once, castling twice"
+    );
+    let zh = play_all(
+        Game::new(Variant::Crazyhouse),
+        &["e4", "d5", "exd5", "Qxd5"],
+    );
+    let drops: Vec<String> = zh
+        .legal_ucis()
+        .into_iter()
+        .filter(|u| u.contains('@'))
+        .collect();
+    assert!(drops.iter().any(|u| u == "P@e4"));
+    assert!(
+        !drops.iter().any(|u| u.ends_with('1') || u.ends_with('8')),
+        "no pawn drops on the first or last rank"
+    );
+    let over = play_all(Game::new(Variant::Standard), &["f3", "e5", "g4", "Qh4#"]);
+    assert!(over.legal_ucis().is_empty());
+}

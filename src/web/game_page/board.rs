@@ -24,6 +24,9 @@ pub struct BoardPanel {
     pub my_turn: bool,
     /// `white` or `black`: the side to move in the game.
     pub turn: &'static str,
+    /// The legal moves in UCI, space-separated, when the viewer may move now (the board shows
+    /// their targets while a piece is held); empty otherwise.
+    pub legal: String,
     /// The full FEN of the position shown (the Share tab).
     pub fen: String,
     /// Pieces in hand (crazyhouse): White's and Black's, e.g. `P P N`.
@@ -69,6 +72,11 @@ pub fn board_panel(
         can_move: rights.can_act,
         flipped,
         fen: game.fen_at(view_ply).unwrap_or_default(),
+        legal: if rights.my_turn && rights.can_act {
+            game.legal_ucis().join(" ")
+        } else {
+            String::new()
+        },
         my_turn: rights.my_turn,
         turn: color_name(standing.turn),
         pockets: game
