@@ -119,11 +119,22 @@ pub(crate) fn resolve_uci(pos: &VariantPosition, uci: &str) -> Result<Move, Move
 }
 
 /// The move `text` denotes as correct SAN or UCI, if legal and unique.
+///
+/// Text that reads both ways is tried both ways, SAN first when it starts
+/// with a capital piece letter: `B3b4` is the bishop on the third rank going
+/// to b4 (as the server itself writes it when two bishops on one file can),
+/// not the UCI `b3b4`, whose squares are written in lower case.
 fn strict(pos: &VariantPosition, text: &str) -> Option<Move> {
-    if looks_like_uci(text) {
-        UciMove::from_ascii(text.as_bytes()).ok()?.to_move(pos).ok()
+    let as_san = || San::from_ascii(text.as_bytes()).ok()?.to_move(pos).ok();
+    if !looks_like_uci(text) {
+        return as_san();
+    }
+    let piece_letter = text.starts_with(['N', 'B', 'R', 'Q', 'K']);
+    let as_uci = || UciMove::from_ascii(text.as_bytes()).ok()?.to_move(pos).ok();
+    if piece_letter {
+        as_san().or_else(as_uci)
     } else {
-        San::from_ascii(text.as_bytes()).ok()?.to_move(pos).ok()
+        as_uci().or_else(as_san)
     }
 }
 

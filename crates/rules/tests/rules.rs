@@ -504,3 +504,53 @@ fn legal_ucis_list_every_move_with_castling_both_ways_and_drops() {
     let over = play_all(Game::new(Variant::Standard), &["f3", "e5", "g4", "Qh4#"]);
     assert!(over.legal_ucis().is_empty());
 }
+
+#[test]
+fn a_bishop_move_written_with_its_rank_is_read_as_san_not_uci() {
+    // Bishops on c3 and c5 can both reach b4: the server writes B3b4 and B5b4.
+    let game = Game::from_fen(Variant::Standard, "4k3/8/8/2B5/8/2B5/8/4K3 w - - 0 1").unwrap();
+    let sans: Vec<String> = game.legal_moves().into_iter().map(|m| m.san).collect();
+    assert!(sans.contains(&"B3b4".to_string()), "{sans:?}");
+    let after = game.play("B3b4").expect("B3b4 is the bishop on c3");
+    assert_eq!(piece(&after, "b4"), Some((Color::White, Role::Bishop)));
+    assert_eq!(piece(&after, "c3"), None);
+    assert_eq!(piece(&after, "c5"), Some((Color::White, Role::Bishop)));
+}
+
+#[test]
+fn every_move_the_server_writes_reads_back_as_the_same_move() {
+    // Positions with disambiguated SAN, promotions, castling, en passant and drops.
+    let positions = [
+        (Variant::Standard, "4k3/8/8/2B5/8/2B5/8/4K3 w - - 0 1"),
+        (
+            Variant::Standard,
+            "r3k2r/1P4P1/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1",
+        ),
+        (Variant::Standard, "7k/8/8/8/1N3N2/8/1N3N2/K7 w - - 0 1"),
+        (Variant::Standard, "3k4/8/8/R6R/8/8/8/R3K2R w KQ - 0 1"),
+        (Variant::Standard, "7k/8/8/3Q1Q2/8/3Q1Q2/8/K7 w - - 0 1"),
+        (
+            Variant::Atomic,
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
+        ),
+        (
+            Variant::Crazyhouse,
+            "r1bqkb1r/ppp2ppp/2n5/3pp3/8/8/PPPPPPPP/R1BQKBNR[Nn] w KQkq - 0 4",
+        ),
+    ];
+    for (variant, fen) in positions {
+        let game = Game::from_fen(variant, fen).unwrap();
+        for m in game.legal_moves() {
+            let by_san = game
+                .play(&m.san)
+                .unwrap_or_else(|e| panic!("{fen}: {} refused: {e}", m.san));
+            let by_uci = game.play_uci(&m.uci).unwrap();
+            assert_eq!(
+                by_san.fen(),
+                by_uci.fen(),
+                "{fen}: {} read as another move",
+                m.san
+            );
+        }
+    }
+}
