@@ -597,3 +597,32 @@ fn fen_at_each_ply_and_unknown_game(app: &TestApp) {
     assert_eq!(app.get("/api/v1/games/424242", None).status, 404);
     assert_eq!(app.get("/api/v1/games/abc", None).status, 404);
 }
+
+/// `docs/api.md` names every variant a challenge takes and every way a game can end.
+#[test]
+fn the_api_documentation_names_every_variant_and_termination() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/api.md"))
+        .expect("docs/api.md");
+    let challenge = &doc[doc
+        .find("POST /api/v1/challenges")
+        .expect("the challenge call")..];
+    let challenge = &challenge[..challenge.find("\n\n").unwrap_or(challenge.len())];
+    for variant in slowfuse_rules::Variant::ALL {
+        assert!(
+            challenge.contains(&format!("`{}`", variant.as_str())),
+            "the challenge call does not list {}",
+            variant.as_str()
+        );
+    }
+    let games = &doc[doc
+        .find("`termination`: null")
+        .expect("the termination field")..];
+    let games = &games[..games.find("\n\n").unwrap_or(games.len())];
+    for reason in slowfuse_rules::EndReason::ALL {
+        assert!(
+            games.contains(&format!("`{}`", reason.as_str())),
+            "termination {} is not listed",
+            reason.as_str()
+        );
+    }
+}
