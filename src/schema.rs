@@ -214,6 +214,21 @@ diesel::table! {
 }
 
 diesel::table! {
+    user_preferences (user_id) {
+        user_id -> Int8,
+        board_theme -> Text,
+        piece_set -> Text,
+        confirm_moves -> Bool,
+        always_white -> Bool,
+        next_game_after_move -> Bool,
+        coordinates -> Bool,
+        board_3d -> Bool,
+        animation_ms -> Int4,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     users (id) {
         id -> Int8,
         username -> Text,
@@ -246,6 +261,7 @@ diesel::joinable!(outbox -> games (game_id));
 diesel::joinable!(outbox -> users (user_id));
 diesel::joinable!(rating_history -> games (game_id));
 diesel::joinable!(ratings -> users (user_id));
+diesel::joinable!(user_preferences -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     api_tokens,
@@ -263,5 +279,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     outbox,
     rating_history,
     ratings,
+    user_preferences,
     users,
 );

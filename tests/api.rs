@@ -6,6 +6,7 @@ use common::TestApp;
 use serde_json::json;
 
 on_both_databases!(
+    board_preferences_change_one_field_at_a_time_and_refuse_unknown_values,
     atomic_game_ends_with_explosion_and_pgn,
     sign_up_errors_are_clear,
     wrong_password_is_refused_then_throttled,
@@ -625,4 +626,74 @@ fn the_api_documentation_names_every_variant_and_termination() {
             reason.as_str()
         );
     }
+}
+
+fn board_preferences_change_one_field_at_a_time_and_refuse_unknown_values(app: &TestApp) {
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    assert_eq!(app.get("/api/v1/me/preferences", None).status, 401);
+    let start = app.get("/api/v1/me/preferences", Some(&alice));
+    assert_eq!(start.status, 200);
+    assert_eq!(
+        start.body,
+        json!({
+            "board_theme": "green", "piece_set": "classic", "confirm_moves": true,
+            "always_white": false, "next_game_after_move": false, "coordinates": true,
+            "board_3d": false, "animation_ms": 700,
+            "choices": {
+                "board_theme": ["green", "brown", "blue", "grey", "purple", "high-contrast"],
+                "piece_set": ["classic", "flat", "letters"],
+            },
+        })
+    );
+    let put = |token: &str, body: serde_json::Value| {
+        app.post_method("PUT", "/api/v1/me/preferences", Some(token), body)
+    };
+    let changed = put(
+        &alice,
+        json!({"board_theme": "high-contrast", "board_3d": true}),
+    );
+    assert_eq!(changed.status, 200, "{}", changed.body);
+    assert_eq!(changed.body["board_theme"], "high-contrast");
+    assert_eq!(changed.body["board_3d"], true);
+    assert_eq!(changed.body["confirm_moves"], true, "the others stay");
+    let changed = put(
+        &alice,
+        json!({"piece_set": "letters", "animation_ms": 0, "confirm_moves": false}),
+    );
+    assert_eq!(changed.status, 200, "{}", changed.body);
+    assert_eq!(
+        changed.body["board_theme"], "high-contrast",
+        "kept from before"
+    );
+    // Each refusal names the problem and changes nothing, not even the valid fields beside it.
+    for bad in [
+        json!({"piece_set": "plastic", "coordinates": false}),
+        json!({"board_theme": "pink"}),
+        json!({"animation_ms": 99999}),
+        json!({"animation_ms": -1}),
+        json!({"coordinates": "no"}),
+        json!({"colour": "red"}),
+        json!(["board_3d"]),
+    ] {
+        let refused = put(&alice, bad.clone());
+        assert_eq!(refused.status, 422, "{bad}: {}", refused.body);
+        assert!(
+            refused.body["error"]
+                .as_str()
+                .is_some_and(|e| !e.is_empty()),
+            "{}",
+            refused.body
+        );
+    }
+    let now = app.get("/api/v1/me/preferences", Some(&alice)).body;
+    assert_eq!(now["piece_set"], "letters");
+    assert_eq!(now["coordinates"], true);
+    assert_eq!(now["animation_ms"], 0);
+    assert_eq!(now["confirm_moves"], false);
+    // Bob's are his own.
+    assert_eq!(
+        app.get("/api/v1/me/preferences", Some(&bob)).body["board_theme"],
+        "green"
+    );
 }

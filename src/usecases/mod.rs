@@ -13,6 +13,7 @@ pub mod messages;
 pub mod notify;
 pub mod outbox;
 pub mod play;
+pub mod preferences;
 pub mod profiles;
 pub mod ratings;
 pub mod search;

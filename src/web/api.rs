@@ -22,6 +22,7 @@ use crate::web::game_page::standing::{PlayerClock, Standing};
 
 mod messages;
 mod notifications;
+mod preferences;
 mod search;
 mod users;
 
@@ -78,6 +79,14 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .route(
                 "/me/notifications",
                 web::put().to(notifications::put_notifications),
+            )
+            .route(
+                "/me/preferences",
+                web::get().to(preferences::get_preferences),
+            )
+            .route(
+                "/me/preferences",
+                web::put().to(preferences::put_preferences),
             )
             .default_service(web::to(|| async {
                 Err::<HttpResponse, ApiError>(ApiError::new(

@@ -9,6 +9,7 @@ use crate::usecases::email_settings::{ResendError, SettingsError};
 use crate::usecases::leave::LeaveError;
 use crate::usecases::messages::MessageError;
 use crate::usecases::play::PlayError;
+use crate::usecases::preferences::PreferencesError;
 use crate::usecases::search::SearchError;
 use crate::usecases::tags::TagError;
 
@@ -146,6 +147,17 @@ impl UseCaseError for SearchError {
             | SearchError::TagsNeedLogin
             | SearchError::TooManyTags => StatusCode::UNPROCESSABLE_ENTITY,
             SearchError::Tag(e) => e.status(),
+        }
+    }
+}
+
+impl UseCaseError for PreferencesError {
+    fn status(&self) -> StatusCode {
+        match self {
+            PreferencesError::UnknownTheme(_)
+            | PreferencesError::UnknownPieceSet(_)
+            | PreferencesError::AnimationMs => StatusCode::UNPROCESSABLE_ENTITY,
+            PreferencesError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 }
