@@ -31,40 +31,116 @@
   };
   toolbar.querySelectorAll(".nav-js").forEach(function (b) { b.hidden = false; });
 
-  // ---------- settings, kept in this browser ----------
-  var settings = { coordinates: true, speed: 700 };
-  try {
-    var saved = JSON.parse(localStorage.getItem("slowfuse.board") || "{}");
-    if (typeof saved.coordinates === "boolean") settings.coordinates = saved.coordinates;
-    if (saved.speed > 0) settings.speed = saved.speed;
-  } catch (err) { /* private mode or damaged: the defaults */ }
-  function saveSettings() {
-    try { localStorage.setItem("slowfuse.board", JSON.stringify(settings)); } catch (err) { /* not kept */ }
-  }
+  // ---------- board settings: the viewer's preferences, saved as they change ----------
+  // Logged in, they come with the page and go to the server; a visitor's stay in this browser.
   var panel = document.getElementById("board-settings");
-  var coordsBox = document.getElementById("setting-coordinates");
-  var speedBox = document.getElementById("setting-speed");
-  if (coordsBox) {
-    coordsBox.checked = settings.coordinates;
-    coordsBox.addEventListener("change", function () {
-      settings.coordinates = coordsBox.checked;
-      saveSettings();
-      drawCoordinates();
-    });
+  var prefsForm = document.getElementById("preferences-form");
+  var onServer = board.dataset.savedPreferences === "true";
+  var prefs = {
+    board_theme: board.dataset.theme || "green",
+    piece_set: board.dataset.pieceSet || "classic",
+    coordinates: board.dataset.coordinates !== "false",
+    board_3d: board.classList.contains("board-3d"),
+    animation_ms: parseInt(board.dataset.animationMs, 10)
+  };
+  if (isNaN(prefs.animation_ms)) prefs.animation_ms = 700;
+  var settings = { speed: prefs.animation_ms };
+  if (!onServer) {
+    try {
+      var kept = JSON.parse(localStorage.getItem("slowfuse.board") || "{}");
+      ["board_theme", "piece_set", "coordinates", "board_3d", "animation_ms"].forEach(function (k) {
+        if (kept[k] !== undefined) prefs[k] = kept[k];
+      });
+    } catch (err) { /* private mode or damaged: the defaults */ }
   }
-  if (speedBox) {
-    speedBox.value = String(settings.speed);
-    if (speedBox.value !== String(settings.speed)) speedBox.value = "700";
-    speedBox.addEventListener("change", function () {
-      settings.speed = parseInt(speedBox.value, 10) || 700;
-      saveSettings();
+
+  function pieceBase(set) {
+    return set === "flat" || set === "letters" ? "/static/pieces/" + set + "/" : "/static/pieces/";
+  }
+
+  function applyPreferences() {
+    board.dataset.theme = prefs.board_theme;
+    board.classList.toggle("board-3d", !!prefs.board_3d);
+    settings.speed = prefs.animation_ms;
+    if (board.dataset.pieceSet !== prefs.piece_set) {
+      board.dataset.pieceSet = prefs.piece_set;
+      board.dataset.pieceBase = pieceBase(prefs.piece_set);
+      document.querySelectorAll(".board .piece, .pocket-piece img").forEach(function (img) {
+        var code = img.dataset.piece || img.parentNode.dataset.piece;
+        if (code) img.src = board.dataset.pieceBase + code + ".svg";
+      });
+    }
+    if (board.dataset.coordinates !== String(!!prefs.coordinates)) {
+      board.dataset.coordinates = String(!!prefs.coordinates);
+      drawCoordinates();
+    }
+  }
+
+  // The form's fields as they stand.
+  function readForm() {
+    var f = prefsForm.elements;
+    prefs.board_theme = f.board_theme.value;
+    prefs.piece_set = f.piece_set.value;
+    prefs.animation_ms = parseInt(f.animation_ms.value, 10) || 0;
+    prefs.coordinates = f.coordinates.checked;
+    prefs.board_3d = f.board_3d.checked;
+    var confirmField = document.getElementById("confirm-field");
+    if (confirmField && f.confirm_moves) confirmField.value = f.confirm_moves.checked ? "ask" : "no";
+    var thenField = document.getElementById("then-field");
+    if (thenField && f.next_game_after_move) thenField.value = f.next_game_after_move.checked ? "next" : "stay";
+    if (f.always_white) {
+      var want = f.always_white.checked ? "white" : (board.dataset.ownSide || "white");
+      flipped = false;
+      if (want !== orientation()) flip(true);
+      updateLinks();
+    }
+  }
+
+  function fillForm() {
+    var f = prefsForm.elements;
+    f.board_theme.value = prefs.board_theme;
+    f.piece_set.value = prefs.piece_set;
+    f.coordinates.checked = !!prefs.coordinates;
+    f.board_3d.checked = !!prefs.board_3d;
+    if (!Array.prototype.some.call(f.animation_ms.options, function (o) { return o.value === String(prefs.animation_ms); })) {
+      prefs.animation_ms = 700;
+    }
+    f.animation_ms.value = String(prefs.animation_ms);
+  }
+
+  if (prefsForm) {
+    var status = document.getElementById("settings-status");
+    var save = prefsForm.querySelector(".settings-save");
+    if (save) save.hidden = true; // each change is saved at once
+    if (!onServer) fillForm();
+    prefsForm.addEventListener("submit", function (e) { e.preventDefault(); });
+    prefsForm.addEventListener("change", function () {
+      readForm();
+      applyPreferences();
+      if (!onServer) {
+        try { localStorage.setItem("slowfuse.board", JSON.stringify(prefs)); } catch (err) { /* not kept */ }
+        return;
+      }
+      if (status) status.textContent = "Saving…";
+      fetch(prefsForm.action, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "Accept": "application/json" },
+        body: new URLSearchParams(new FormData(prefsForm))
+      }).then(function (r) {
+        if (r.ok) { if (status) status.textContent = "Saved"; return; }
+        return r.json().then(function (body) { throw new Error(body.error || ("HTTP " + r.status)); });
+      }).catch(function (err) {
+        if (status) status.textContent = "Not saved: " + err.message;
+      });
     });
   }
   if (buttons.settings && panel) {
     buttons.settings.addEventListener("click", function () {
       panel.hidden = !panel.hidden;
       buttons.settings.setAttribute("aria-expanded", String(!panel.hidden));
-      if (!panel.hidden && coordsBox) coordsBox.focus();
+      var first = panel.querySelector("select, input:not([type=hidden])");
+      if (!panel.hidden && first) first.focus();
     });
   }
 
@@ -96,7 +172,7 @@
     if (!code) return;
     var img = document.createElement("img");
     img.className = "piece";
-    img.src = "/static/pieces/" + code + ".svg";
+    img.src = board.dataset.pieceBase + code + ".svg";
     img.alt = (code.charAt(0) === "w" ? "white " : "black ") + WORDS[code.charAt(1)];
     img.dataset.piece = code;
     img.draggable = false;
@@ -105,7 +181,7 @@
 
   function drawCoordinates() {
     board.querySelectorAll(".coord").forEach(function (c) { c.remove(); });
-    if (!settings.coordinates) return;
+    if (!prefs.coordinates) return;
     squares().forEach(function (sq, i) {
       var name = sq.dataset.square;
       if (i % 8 === 0) {
@@ -125,7 +201,8 @@
 
   function orientation() { return board.dataset.orientation === "black" ? "black" : "white"; }
 
-  function flip() {
+  // Turns the board round; `preference` when the side comes from a setting rather than Flip.
+  function flip(preference) {
     var white = orientation() === "black";
     var ordered = squares().sort(function (a, b) { return order(a) - order(b); });
     function order(sq) {
@@ -142,7 +219,7 @@
       board.parentNode.insertBefore(above, board);
       board.parentNode.insertBefore(below, board.nextSibling);
     }
-    flipped = !flipped;
+    if (!preference) flipped = !flipped;
     drawCoordinates();
     updateLinks();
   }
@@ -179,7 +256,7 @@
         el.dataset.pocket = color;
         el.tabIndex = -1;
         var img = document.createElement("img");
-        img.src = "/static/pieces/" + code + ".svg";
+        img.src = board.dataset.pieceBase + code + ".svg";
         img.alt = "";
         img.draggable = false;
         var badge = document.createElement("span");
@@ -290,6 +367,11 @@
     buttons.animate.disabled = true;
     buttons.stop.disabled = false;
     toolbar.classList.add("animating");
+    if (settings.speed <= 0) { // no animation: straight to the end
+      stopAnimation();
+      show(lastPly, true);
+      return;
+    }
     Promise.resolve(show(from, false)).then(function () {
       if (buttons.stop.disabled) return; // stopped meanwhile
       timer = setInterval(function () {
@@ -365,5 +447,5 @@
   if (cleared.length) {
     blast(Array.prototype.map.call(cleared, function (sq) { return sq.dataset.square; }));
   }
-  if (!settings.coordinates) drawCoordinates();
+  if (!onServer) applyPreferences();
 })();

@@ -12,6 +12,7 @@ on_both_databases!(
     two_players_play_atomic_with_mouse_and_keyboard_in_chromium,
     moving_through_a_game_flipping_and_animating_without_reloading_in_chromium,
     crazyhouse_pieces_in_hand_are_dragged_or_clicked_onto_the_board_in_chromium,
+    board_settings_and_confirming_moves_in_chromium,
 );
 
 const DESKTOP: (u32, u32) = (1200, 900);
@@ -124,8 +125,17 @@ impl<'d> Player<'d> {
         self.find(r#"#action-form button[type="submit"]"#).click();
     }
 
-    /// Waits for the reloaded page's "You played …" message and checks the piece landed.
+    /// Confirms the move the page shows (moves wait for `Confirm move` by default).
+    fn confirm(&self, san: &str) {
+        self.window
+            .wait_for_text("#confirm-question", &format!("Play {san}?"));
+        self.find("#confirm-move").click();
+    }
+
+    /// Confirms the move, waits for the reloaded page's "You played …" message and checks the
+    /// piece landed.
     fn expect_played(&self, san: &str, piece: &str, from: &str, to: &str) {
+        self.confirm(san);
         self.window
             .wait_for_text(".flash", &format!("You played {san}."));
         assert_eq!(self.piece_on(to).as_deref(), Some(piece), "{san}: {to}");
@@ -217,6 +227,27 @@ fn two_players_play_atomic_with_mouse_and_keyboard_in_chromium(app: &TestApp) {
     screenshot(&alice.window, "game-phone.png");
     alice.window.set_viewport_size(DESKTOP.0, DESKTOP.1);
     alice.type_move("Nxf7", "");
+    // Before it is sent, the board shows the blast: the squares it clears, the pieces gone.
+    alice
+        .window
+        .wait_for_text("#confirm-question", "Play Nxf7#?");
+    let mut cleared: Vec<String> = alice
+        .window
+        .find_all(".sq.exploded")
+        .iter()
+        .filter_map(|sq| sq.attribute("data-square"))
+        .collect();
+    cleared.sort();
+    assert_eq!(cleared, ["e8", "f6", "f7", "f8"]);
+    assert_eq!(alice.piece_on("e8"), None, "the king is shown blown up");
+    bob.open(&game);
+    assert_eq!(
+        bob.status(),
+        "alice to move",
+        "nothing is sent before the confirmation"
+    );
+    assert_eq!(bob.piece_on("e8").as_deref(), Some("bK"));
+    alice.find("#confirm-move").click();
     // The server writes the king explosion as mate.
     alice.window.wait_for_text(".flash", "You played Nxf7#.");
     screenshot(&alice.window, "game-desktop.png");
@@ -592,6 +623,7 @@ fn crazyhouse_pieces_in_hand_are_dragged_or_clicked_onto_the_board_in_chromium(a
     alice
         .window
         .drag(&alice.find(white_pawn), &alice.square("e4"));
+    alice.confirm("P@e4");
     alice.window.wait_for_text(".flash", "You played P@e4.");
     assert_eq!(alice.piece_on("e4").as_deref(), Some("wP"));
     assert!(
@@ -609,6 +641,7 @@ fn crazyhouse_pieces_in_hand_are_dragged_or_clicked_onto_the_board_in_chromium(a
     bob.find(black_pawn).click();
     bob.window.wait_for(&format!("{black_pawn}.selected"));
     bob.square("c6").click();
+    bob.confirm("P@c6");
     bob.window.wait_for_text(".flash", "You played P@c6.");
     assert_eq!(bob.piece_on("c6").as_deref(), Some("bP"));
 
@@ -623,4 +656,115 @@ fn crazyhouse_pieces_in_hand_are_dragged_or_clicked_onto_the_board_in_chromium(a
         bob.window.find_all(".pocket-piece").is_empty(),
         "nothing in hand at the start"
     );
+}
+
+impl Player<'_> {
+    /// Picks `value` in the select box `css`, as a user does (the change event fires).
+    fn choose(&self, css: &str, value: &str) {
+        self.find(&format!(r#"{css} option[value="{value}"]"#))
+            .click();
+    }
+
+    fn board_attribute(&self, name: &str) -> String {
+        self.find("#board").attribute(name).unwrap_or_default()
+    }
+
+    /// Waits until the settings panel says the last change is stored.
+    fn wait_saved(&self) {
+        self.window.wait_for_text("#settings-status", "Saved");
+        self.window.execute(
+            "document.getElementById('settings-status').textContent = '';",
+            serde_json::json!([]),
+        );
+    }
+}
+
+fn board_settings_and_confirming_moves_in_chromium(app: &TestApp) {
+    let Some(chromedriver) = chromedriver() else {
+        return;
+    };
+    let driver = Driver::start(&chromedriver);
+    let alice = Player::new("alice", &driver, app);
+    let alice_token = browser_user_with_token(app, &alice);
+    let bob = app.user("bob");
+    let first = app.game("standard", &alice_token, &bob);
+    let second = app.game("standard", &alice_token, &bob);
+    let game = format!("/games/{first}");
+
+    // A dragged move waits for confirmation; Cancel move leaves the game as it was.
+    alice.open_game_to_move(&game);
+    alice.drag("e2", "e4");
+    alice.window.wait_for_text("#confirm-question", "Play e4?");
+    screenshot(&alice.window, "confirm-move.png");
+    assert_eq!(
+        alice.piece_on("e4").as_deref(),
+        Some("wP"),
+        "shown on the board"
+    );
+    assert_eq!(alice.find("#cancel-move").text(), "Cancel move");
+    alice.find("#cancel-move").click();
+    alice.window.wait_for(r#".board[data-movable="true"]"#);
+    assert_eq!(alice.piece_on("e2").as_deref(), Some("wP"));
+    assert!(
+        alice.window.find_all("#no-moves").len() == 1,
+        "no move was played"
+    );
+
+    // Settings: theme, pieces and the 3D view change the board at once and are saved.
+    alice.toolbar("Settings").click();
+    alice.window.wait_for("#board-settings:not([hidden])");
+    alice.choose("#setting-theme", "high-contrast");
+    alice.wait_saved();
+    assert_eq!(alice.board_attribute("data-theme"), "high-contrast");
+    alice.choose("#setting-pieces", "flat");
+    alice.wait_saved();
+    let src = alice
+        .find(r#".sq[data-square="e2"] .piece"#)
+        .attribute("src")
+        .unwrap_or_default();
+    assert!(src.contains("/pieces/flat/wP.svg"), "{src}");
+    alice.find("#setting-3d").click();
+    alice.wait_saved();
+    assert!(alice.board_attribute("class").contains("board-3d"));
+    screenshot(&alice.window, "board-settings.png");
+    alice.window.set_viewport_size(PHONE.0, PHONE.1);
+    screenshot(&alice.window, "board-settings-phone.png");
+    alice.window.set_viewport_size(DESKTOP.0, DESKTOP.1);
+    alice.find("#setting-confirm").click();
+    alice.wait_saved();
+    alice.find("#setting-next").click();
+    alice.wait_saved();
+    let stored = app.get("/api/v1/me/preferences", Some(&alice_token)).body;
+    assert_eq!(stored["board_theme"], "high-contrast");
+    assert_eq!(stored["piece_set"], "flat");
+    assert_eq!(stored["board_3d"], true);
+    assert_eq!(stored["confirm_moves"], false);
+    assert_eq!(stored["next_game_after_move"], true);
+
+    // Kept across pages; a move now goes at once, then on to the next game awaiting one.
+    alice.open_game_to_move(&game);
+    assert_eq!(alice.board_attribute("data-theme"), "high-contrast");
+    assert!(alice.board_attribute("class").contains("board-3d"));
+    alice.drag("e2", "e4");
+    alice.window.wait_for_text(".flash", "You played e4.");
+    alice.window.wait_until("the next game", || {
+        alice
+            .window
+            .url()
+            .ends_with(&format!("/games/{second}"))
+            .then_some(())
+    });
+
+    // A visitor's settings stay in their browser.
+    let visitor = Player::new("visitor", &driver, app);
+    visitor.open(&game);
+    visitor.toolbar("Settings").click();
+    visitor.choose("#setting-theme", "brown");
+    assert_eq!(visitor.board_attribute("data-theme"), "brown");
+    visitor.open(&game);
+    visitor
+        .window
+        .wait_until("the theme kept in the browser", || {
+            (visitor.board_attribute("data-theme") == "brown").then_some(())
+        });
 }

@@ -11,6 +11,7 @@ on_both_databases!(
     share_link_challenge_and_next_game,
     conditional_moves_leave_and_gifts_of_time_from_the_forms,
     every_ply_shows_its_marks_and_the_board_flips_without_javascript,
+    confirming_a_move_and_board_settings_without_javascript,
 );
 
 /// Plays a move from the game page's form, using the ply the page shows.
@@ -688,4 +689,113 @@ fn every_ply_shows_its_marks_and_the_board_flips_without_javascript(app: &TestAp
         .send()
         .unwrap();
     assert_eq!(again.status().as_u16(), 304);
+}
+
+fn confirming_a_move_and_board_settings_without_javascript(app: &TestApp) {
+    let (alice, bob, game) = start_game(app);
+    // The form asks for a confirmation by default: the move is shown, not played.
+    let page = alice.get(&game);
+    assert!(
+        page.body
+            .contains(r#"name="confirm" id="confirm-field" value="ask""#)
+    );
+    let csrf = hidden_value(&page.body, "csrf_token").unwrap();
+    let ask = |mv: &str| {
+        alice.post(
+            &game,
+            &[
+                ("csrf_token", &csrf),
+                ("ply", "0"),
+                ("action", "move"),
+                ("move", mv),
+                ("message", "Have fun"),
+                ("confirm", "ask"),
+            ],
+        )
+    };
+    let shown = ask("Nf3");
+    assert_eq!(shown.status, 200);
+    assert!(
+        shown.body.contains("Play <strong>Nf3</strong>?"),
+        "{}",
+        shown.body
+    );
+    assert!(
+        shown.body.contains(">Confirm move</button>")
+            && shown.body.contains(">Cancel move</button>")
+    );
+    assert!(
+        shown.body.contains(r#"value="Have fun""#),
+        "the message is kept"
+    );
+    assert!(
+        bob.get(&game).body.contains("No moves yet."),
+        "nothing was played"
+    );
+    // An illegal move is refused as ever, before any confirmation.
+    let refused = ask("Ke2");
+    assert_eq!(refused.status, 422);
+    assert!(
+        refused.body.contains("Ke2 is not a legal move here"),
+        "{}",
+        refused.body
+    );
+    // Confirming plays it.
+    let confirmed = alice.post(
+        &game,
+        &[
+            ("csrf_token", &csrf),
+            ("ply", "0"),
+            ("action", "move"),
+            ("move", "g1f3"),
+            ("message", "Have fun"),
+            ("confirm", "done"),
+        ],
+    );
+    assert_eq!(confirmed.status, 303);
+    assert!(alice.follow(confirmed).body.contains("You played Nf3."));
+
+    // The account page's board settings, saved without JavaScript; a bad value changes nothing.
+    let account = alice.get("/account");
+    assert!(account.body.contains(r#"id="preferences-form""#));
+    let csrf = hidden_value(&account.body, "csrf_token").unwrap();
+    let save = |theme: &str| {
+        alice.post(
+            "/account/preferences",
+            &[
+                ("csrf_token", &csrf),
+                ("back", "/account#board"),
+                ("board_theme", theme),
+                ("piece_set", "letters"),
+                ("animation_ms", "300"),
+                ("coordinates", "on"),
+            ],
+        )
+    };
+    let saved = save("purple");
+    assert_eq!(saved.status, 303);
+    assert_eq!(saved.location.as_deref(), Some("/account#board"));
+    let page = alice.get(&game).body;
+    assert!(page.contains(r#"data-theme="purple""#));
+    assert!(page.contains(r#"src="/static/pieces/letters/wK.svg""#));
+    assert!(
+        page.contains(r#"name="confirm" id="confirm-field" value="no""#),
+        "unticked: off"
+    );
+    let refused = save("tartan");
+    assert_eq!(refused.status, 303);
+    assert!(alice.follow(refused).body.contains("unknown board theme"));
+    assert!(alice.get(&game).body.contains(r#"data-theme="purple""#));
+    // Without the form's token nothing is saved.
+    let forged = alice.post(
+        "/account/preferences",
+        &[
+            ("csrf_token", "forged"),
+            ("board_theme", "blue"),
+            ("piece_set", "classic"),
+            ("animation_ms", "700"),
+        ],
+    );
+    assert_ne!(forged.status, 303);
+    assert!(alice.get(&game).body.contains(r#"data-theme="purple""#));
 }

@@ -258,6 +258,36 @@ fn move_before_lock(
     })
 }
 
+/// A move judged as [`act`] would judge it, and not stored: the record it was judged on and the
+/// game after it, for a player who confirms moves before they are sent.
+pub fn preview_move(
+    conn: &mut DbConnection,
+    records: &RecordCache,
+    now: NaiveDateTime,
+    max_message_chars: usize,
+    req: &ActionRequest,
+) -> Result<(GameRecord, slowfuse_rules::Game), PlayError> {
+    let Action::Move(input) = &req.action else {
+        return Err(PlayError::EmptyMove);
+    };
+    if input.trim().is_empty() {
+        return Err(PlayError::EmptyMove);
+    }
+    if input.trim().chars().count() > MAX_MOVE_CHARS {
+        return Err(PlayError::MoveTooLong);
+    }
+    let message = req.message.as_deref().map(str::trim).unwrap_or_default();
+    if message.chars().count() > max_message_chars {
+        return Err(PlayError::MessageTooLong(max_message_chars));
+    }
+    let record = read_game_cached(conn, records, req.game_id)?.ok_or(PlayError::NotFound)?;
+    let (me, _) = check_turn(&record, req, now)?;
+    let game = record.chess_game()?;
+    prepare_move(now, &record, &game, me, input)?;
+    let after = game.play(input.trim()).map_err(PlayError::Move)?;
+    Ok((record, after))
+}
+
 /// Carries out a checked action of `me` on the locked game.
 #[allow(clippy::too_many_arguments)]
 fn perform(

@@ -344,9 +344,21 @@ impl<'d> Session<'d> {
         };
         let (w, h) = (i64::from(width), i64::from(height));
         self.set_window_size(w, h);
-        // Headless Chromium keeps room for a (hidden) toolbar: add back what the page lost.
-        let (iw, ih) = inner();
-        self.set_window_size(2 * w - iw, 2 * h - ih);
+        // Headless Chromium keeps room for a (hidden) toolbar: add back what the page lost. On
+        // a busy machine the window may take a moment to settle, so measure again until it has.
+        for _ in 0..20 {
+            let (iw, ih) = inner();
+            if (iw, ih) == (w, h) {
+                return;
+            }
+            let (ow, oh) = {
+                let size =
+                    self.execute("return [window.outerWidth, window.outerHeight];", json!([]));
+                (size[0].as_i64().unwrap_or(w), size[1].as_i64().unwrap_or(h))
+            };
+            self.set_window_size(ow + w - iw, oh + h - ih);
+            std::thread::sleep(Duration::from_millis(50));
+        }
         assert_eq!(inner(), (w, h), "the page is {width}x{height}");
     }
 

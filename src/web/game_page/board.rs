@@ -6,6 +6,7 @@ use slowfuse_rules::{Color, Game, Pocket};
 use super::standing::Standing;
 use super::viewer::{Rights, Viewer};
 use crate::game::color_name;
+use crate::usecases::preferences::Preferences;
 use crate::web::board::{BoardView, PocketView, board_view, pocket_view};
 
 /// The board panel as drawn.
@@ -19,11 +20,23 @@ pub struct BoardPanel {
     pub movable: bool,
     /// The viewer acts in the game (they may move once the last ply is shown).
     pub can_move: bool,
+    /// The viewer's own side (`white` for spectators).
+    pub own_side: &'static str,
     /// Seen from the other side than the viewer's own (`?flip=1`).
     pub flipped: bool,
     pub my_turn: bool,
     /// `white` or `black`: the side to move in the game.
     pub turn: &'static str,
+    /// The board theme (`data-theme`), the piece images' folder, the 3D view and coordinates,
+    /// from the viewer's preferences.
+    pub theme: String,
+    pub piece_set: String,
+    pub piece_base: &'static str,
+    pub board_3d: bool,
+    pub coordinates: bool,
+    pub animation_ms: i32,
+    /// The preferences are the viewer's stored ones (logged in), not the defaults.
+    pub saved_preferences: bool,
     /// The legal moves in UCI, space-separated, when the viewer may move now (the board shows
     /// their targets while a piece is held); empty otherwise.
     pub legal: String,
@@ -51,8 +64,17 @@ pub fn pocket_text(p: &Pocket) -> String {
     letters.join(" ")
 }
 
-/// The board after `view_ply` moves (at most the last), as `viewer` sees it (or from the other
-/// side when `flipped`).
+/// Where the images of a piece set are served from.
+pub fn piece_base(set: &str) -> &'static str {
+    match set {
+        "flat" => "/static/pieces/flat/",
+        "letters" => "/static/pieces/letters/",
+        _ => "/static/pieces/",
+    }
+}
+
+/// The board after `view_ply` moves (at most the last), as `viewer` sees it with their
+/// preferences (or from the other side when `flipped`).
 pub fn board_panel(
     game: &Game,
     view_ply: u32,
@@ -60,9 +82,14 @@ pub fn board_panel(
     standing: &Standing,
     viewer: &Viewer,
     rights: &Rights,
+    prefs: &Preferences,
 ) -> BoardPanel {
     let last_ply = game.ply();
-    let own_side = viewer.color().unwrap_or(Color::White);
+    let own_side = if prefs.always_white {
+        Color::White
+    } else {
+        viewer.color().unwrap_or(Color::White)
+    };
     let side = if flipped { own_side.other() } else { own_side };
     BoardPanel {
         view: board_view(game, view_ply, side),
@@ -70,8 +97,16 @@ pub fn board_panel(
         last_ply,
         movable: rights.can_act && view_ply == last_ply,
         can_move: rights.can_act,
+        own_side: color_name(viewer.color().unwrap_or(Color::White)),
         flipped,
         fen: game.fen_at(view_ply).unwrap_or_default(),
+        theme: prefs.board_theme.clone(),
+        piece_set: prefs.piece_set.clone(),
+        piece_base: piece_base(&prefs.piece_set),
+        board_3d: prefs.board_3d,
+        coordinates: prefs.coordinates,
+        animation_ms: prefs.animation_ms,
+        saved_preferences: viewer.id.is_some(),
         legal: if rights.my_turn && rights.can_act {
             game.legal_ucis().join(" ")
         } else {
@@ -93,6 +128,15 @@ pub fn board_panel(
 }
 
 impl BoardPanel {
+    /// The board of a move waiting for confirmation: nothing more to move on it.
+    pub fn waiting(mut self, waiting: bool) -> BoardPanel {
+        if waiting {
+            self.movable = false;
+            self.legal.clear();
+        }
+        self
+    }
+
     /// What the toolbar's links add to keep the side shown: `&flip=1` or nothing.
     pub fn flip_query(&self) -> &'static str {
         if self.flipped { "&flip=1" } else { "" }

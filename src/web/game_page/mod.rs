@@ -6,6 +6,7 @@ mod board;
 mod info;
 mod moves;
 mod players;
+mod settings;
 pub mod standing;
 mod status;
 mod tags;
@@ -17,7 +18,7 @@ use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use askama::Template;
 use chrono::NaiveDateTime;
-use slowfuse_rules::Game;
+use slowfuse_rules::{Game, PlayedMove};
 
 use crate::game::{GameRecord, RecordCache, load_game_cached};
 use crate::usecases::messages::readable_conversation;
@@ -29,6 +30,7 @@ use board::BoardPanel;
 use info::VariantPanel;
 use moves::MoveList;
 use players::Players;
+pub use settings::{SettingsForm, settings_form};
 use status::StatusPanel;
 use tags::TagBox;
 use talk::{TalkInput, TalkView};
@@ -67,6 +69,34 @@ impl Refusal {
     }
 }
 
+/// A move shown on the board and not sent until the player confirms it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Preview {
+    /// The move as the rules read it: UCI (sent back on confirming) and SAN (shown).
+    pub uci: String,
+    pub san: String,
+    /// The message to the opponent typed with it, kept in its box.
+    pub message: String,
+    /// The game after the move.
+    pub after: Game,
+}
+
+impl Preview {
+    /// The preview of the last move of `after` (the move just judged), with `message`.
+    pub fn of(after: Game, message: String) -> Preview {
+        let last = after.moves().last().cloned().unwrap_or_else(|| PlayedMove {
+            uci: String::new(),
+            san: String::new(),
+        });
+        Preview {
+            uci: last.uci,
+            san: last.san,
+            message,
+            after,
+        }
+    }
+}
+
 /// Why the page is drawn.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Occasion {
@@ -75,6 +105,8 @@ pub enum Occasion {
     View { ply: Option<u32>, flipped: bool },
     /// To answer a refused form, at the current position.
     Refused(Refusal),
+    /// To show a move that waits for `Confirm move` or `Cancel move`.
+    Confirm(Box<Preview>),
 }
 
 /// The game page as drawn: one field per panel, each built by a pure function of the record,
@@ -103,6 +135,14 @@ pub struct GamePage {
     my_conditional: Option<String>,
     /// The game's address on this server (the Share tab).
     share_url: String,
+    /// The toolbar's Settings panel.
+    settings: SettingsForm,
+    /// A move waiting for the player's confirmation (the action bar asks instead).
+    confirm: Option<Preview>,
+    /// The action form asks for a confirmation before a move is played (a preference).
+    confirm_moves: bool,
+    /// After a move, the next game awaiting the player's move opens (a preference).
+    next_game_after_move: bool,
 }
 
 /// Everything the page is built from, gathered before any panel is.
@@ -129,11 +169,14 @@ impl GamePage {
             extras,
             ..
         } = input;
-        let (asked_ply, flipped, refusal) = match input.occasion {
-            Occasion::View { ply, flipped } => (*ply, *flipped, None),
-            Occasion::Refused(refusal) => (None, false, Some(refusal)),
+        let (asked_ply, flipped, refusal, preview) = match input.occasion {
+            Occasion::View { ply, flipped } => (*ply, *flipped, None, None),
+            Occasion::Refused(refusal) => (None, false, Some(refusal), None),
+            Occasion::Confirm(preview) => (None, false, None, Some(preview.as_ref())),
         };
-        let view_ply = asked_ply.unwrap_or(game.ply()).min(game.ply());
+        // A move waiting for confirmation is shown on the board, after the last ply.
+        let shown = preview.map_or(game, |p| &p.after);
+        let view_ply = asked_ply.unwrap_or(shown.ply()).min(shown.ply());
         let standing = standing::Standing::of(record, input.now);
         let me = Rights::of(&viewer, &standing);
         let conversation = if viewer.hides_comments {
@@ -152,7 +195,16 @@ impl GamePage {
             id: record.game.id,
             form_ply: record.game.ply,
             actions: actions::action_bar(&standing, &viewer, refusal, input.now),
-            board: board::board_panel(game, view_ply, flipped, &standing, &viewer, &me),
+            board: board::board_panel(
+                shown,
+                view_ply,
+                flipped,
+                &standing,
+                &viewer,
+                &me,
+                &extras.preferences,
+            )
+            .waiting(preview.is_some()),
             moves: moves::move_list(game, &conversation, view_ply),
             players: players::players(&standing, &viewer),
             status: status::status_panel(&standing, &me, input.now),
@@ -161,6 +213,14 @@ impl GamePage {
             talk: talk::talk_view(record, &viewer, talk),
             my_tags: tags::tag_box(&viewer, &extras.tags, refusal),
             my_conditional: extras.conditional,
+            settings: settings_form(
+                &extras.preferences,
+                viewer.id.is_some(),
+                format!("/games/{}", record.game.id),
+            ),
+            confirm: preview.cloned(),
+            confirm_moves: extras.preferences.confirm_moves,
+            next_game_after_move: extras.preferences.next_game_after_move,
             share_url: format!(
                 "{}/games/{}",
                 input.public_url.trim_end_matches('/'),
@@ -204,7 +264,7 @@ pub async fn draw(
     let game = record.chess_game().map_err(WebError::internal)?;
     let viewer = Viewer::of(&record, me, viewer::comments_hidden(session));
     let status = match &occasion {
-        Occasion::View { .. } => StatusCode::OK,
+        Occasion::View { .. } | Occasion::Confirm(_) => StatusCode::OK,
         Occasion::Refused(refusal) => refusal.status,
     };
     let inputs = PageInputs {

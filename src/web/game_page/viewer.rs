@@ -8,6 +8,7 @@ use super::standing::Standing;
 use crate::db::DbConnection;
 use crate::game::{GameRecord, Seat};
 use crate::usecases::messages::{MessageError, my_note};
+use crate::usecases::preferences::{Preferences, preferences_of};
 use crate::usecases::{conditional, tags};
 use crate::web::errors::WebError;
 
@@ -75,6 +76,8 @@ pub struct ViewerExtras {
     pub tags: Vec<String>,
     /// Their private note (players only).
     pub note: Option<String>,
+    /// Their board preferences (the defaults for visitors, whose browser keeps its own).
+    pub preferences: Preferences,
 }
 
 impl ViewerExtras {
@@ -89,6 +92,7 @@ impl ViewerExtras {
         };
         let mut extras = ViewerExtras {
             tags: tags::my_tags(conn, me, record.game.id)?,
+            preferences: preferences_of(conn, me)?,
             ..ViewerExtras::default()
         };
         if viewer.plays() {

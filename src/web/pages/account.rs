@@ -8,10 +8,11 @@ use serde::Deserialize;
 
 use super::{check_csrf, render, require_login, see_other};
 use crate::usecases::accounts;
-use crate::usecases::email_settings;
 use crate::usecases::leave::{self, LeaveSummary};
+use crate::usecases::{email_settings, preferences};
 use crate::web::api::client_address;
 use crate::web::errors::{WebError, refusal};
+use crate::web::game_page::{SettingsForm, settings_form};
 use crate::web::{AppState, Layout, session};
 
 #[derive(Template)]
@@ -42,6 +43,8 @@ struct AccountPage {
     today: String,
     mail: email_settings::MailSettingsView,
     time_zones: Vec<&'static str>,
+    /// The board settings form (`_settings_form.html`).
+    settings: SettingsForm,
 }
 
 /// Only a path on this site may be a redirect target.
@@ -214,6 +217,9 @@ async fn account_page_for(
     let mail = state
         .db(move |c| email_settings::settings_of(c, user_id))
         .await??;
+    let prefs = state
+        .db(move |c| preferences::preferences_of(c, user_id))
+        .await??;
     let page = AccountPage {
         layout: Layout::from_session(session),
         new_token,
@@ -222,6 +228,7 @@ async fn account_page_for(
         today: now.date().format("%Y-%m-%d").to_string(),
         mail,
         time_zones: email_settings::time_zone_names().collect(),
+        settings: settings_form(&prefs, true, "/account#board".to_string()),
     };
     render(status, &page)
 }

@@ -10,7 +10,7 @@ use crate::game::GameRecord;
 use crate::usecases::messages::MessageError;
 use crate::usecases::play::{self, Action, ActionRequest, PlayError};
 use crate::web::errors::{self, WebError};
-use crate::web::game_page::{self, Occasion, Refusal, Typed, remember_preference};
+use crate::web::game_page::{self, Occasion, Preview, Refusal, Typed, remember_preference};
 use crate::web::{AppState, session};
 
 #[derive(Deserialize)]
@@ -45,6 +45,10 @@ pub struct ActionForm {
     #[serde(rename = "move")]
     mv: Option<String>,
     message: Option<String>,
+    /// `ask`: show the move and wait for `Confirm move` instead of playing it (a preference).
+    confirm: Option<String>,
+    /// `next`: after a move, go on to the next game awaiting the player's move (a preference).
+    then: Option<String>,
 }
 
 /// The flash message after an action went through.
@@ -66,6 +70,14 @@ fn done_text(action: &Action, record: &GameRecord) -> String {
         Action::WithdrawDraw => "You withdrew your draw offer.".into(),
         Action::Comment => "Your comment is posted.".into(),
         Action::GiveTime(days) => format!("You gave your opponent {} more days.", days.trim()),
+    }
+}
+
+/// The message typed with an action.
+fn typed_message(typed: &Typed) -> String {
+    match typed {
+        Typed::Action { message, .. } => message.clone(),
+        _ => String::new(),
     }
 }
 
@@ -99,12 +111,31 @@ pub async fn act(
     let now = state.now();
     let max = state.settings.game.max_message_chars;
     let records = state.records.clone();
-    match state
-        .db(move |c| play::act(c, &records, now, max, &req))
-        .await?
-    {
+    let asks = form.confirm.as_deref() == Some("ask") && matches!(action, Action::Move(_));
+    let outcome = if asks {
+        // Judged as the move itself would be, shown, and not stored.
+        match state
+            .db(move |c| play::preview_move(c, &records, now, max, &req))
+            .await?
+        {
+            Ok((_, after)) => {
+                let preview = Preview::of(after, typed_message(&typed));
+                let occasion = Occasion::Confirm(Box::new(preview));
+                return game_page::draw(&state, &session, id, occasion).await;
+            }
+            Err(err) => Err(err),
+        }
+    } else {
+        state
+            .db(move |c| play::act(c, &records, now, max, &req))
+            .await?
+    };
+    match outcome {
         Ok(record) => {
             session::flash(&session, "info", done_text(&action, &record));
+            if form.then.as_deref() == Some("next") && matches!(action, Action::Move(_)) {
+                return Ok(see_other(&format!("/next?after={id}")));
+            }
             Ok(see_other(&format!("/games/{id}")))
         }
         Err(PlayError::Db(e) | PlayError::Message(MessageError::Db(e))) => Err(e.into()),

@@ -7,6 +7,7 @@ mod game;
 mod help;
 mod home;
 mod notifications;
+mod preferences;
 mod profile;
 mod search;
 mod tags;
@@ -34,6 +35,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/logout", web::post().to(account::logout))
         .route("/account", web::get().to(account::account_page))
         .route("/account/tokens", web::post().to(account::create_token))
+        .route("/account/preferences", web::post().to(preferences::save))
         .route(
             "/account/notifications",
             web::post().to(notifications::save_settings),
