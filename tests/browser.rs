@@ -755,6 +755,17 @@ fn board_settings_and_confirming_moves_in_chromium(app: &TestApp) {
             .then_some(())
     });
 
+    // Resigning asks first; "Keep playing" changes nothing.
+    alice.window.wait_for(r#".board[data-movable="true"]"#);
+    alice.choose("#action-select", "resign");
+    alice.find(r#"#action-form button[type="submit"]"#).click();
+    alice
+        .window
+        .wait_for_text("#resign-question", "Resign this game?");
+    alice.find("#cancel-resign").click();
+    alice.window.wait_for(r#".board[data-movable="true"]"#);
+    assert_eq!(alice.status(), "alice to move");
+
     // A visitor's settings stay in their browser.
     let visitor = Player::new("visitor", &driver, app);
     visitor.open(&game);

@@ -798,4 +798,30 @@ fn confirming_a_move_and_board_settings_without_javascript(app: &TestApp) {
     );
     assert_ne!(forged.status, 303);
     assert!(alice.get(&game).body.contains(r#"data-theme="purple""#));
+    // Resigning always asks first; only the answer ends the game.
+    let page = bob.get(&game);
+    let csrf_bob = hidden_value(&page.body, "csrf_token").unwrap();
+    let resign = |confirm: &str| {
+        bob.post(
+            &game,
+            &[
+                ("csrf_token", &csrf_bob),
+                ("ply", "1"),
+                ("action", "resign"),
+                ("message", "Well played"),
+                ("confirm", confirm),
+            ],
+        )
+    };
+    let asked = resign("ask");
+    assert_eq!(asked.status, 200);
+    assert!(asked.body.contains("Resign this game?"), "{}", asked.body);
+    assert!(asked.body.contains(r#"value="Well played""#));
+    assert!(
+        alice.get(&game).body.contains("bob to move"),
+        "still running"
+    );
+    let done = resign("done");
+    assert_eq!(done.status, 303);
+    assert!(bob.follow(done).body.contains("You resigned."));
 }

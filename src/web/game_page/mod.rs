@@ -107,6 +107,8 @@ pub enum Occasion {
     Refused(Refusal),
     /// To show a move that waits for `Confirm move` or `Cancel move`.
     Confirm(Box<Preview>),
+    /// To ask whether the player really resigns (always asked), keeping their message.
+    ConfirmResign { message: String },
 }
 
 /// The game page as drawn: one field per panel, each built by a pure function of the record,
@@ -139,6 +141,8 @@ pub struct GamePage {
     settings: SettingsForm,
     /// A move waiting for the player's confirmation (the action bar asks instead).
     confirm: Option<Preview>,
+    /// Asking whether the player resigns: the message typed with it.
+    resign_question: Option<String>,
     /// The action form asks for a confirmation before a move is played (a preference).
     confirm_moves: bool,
     /// After a move, the next game awaiting the player's move opens (a preference).
@@ -173,6 +177,11 @@ impl GamePage {
             Occasion::View { ply, flipped } => (*ply, *flipped, None, None),
             Occasion::Refused(refusal) => (None, false, Some(refusal), None),
             Occasion::Confirm(preview) => (None, false, None, Some(preview.as_ref())),
+            Occasion::ConfirmResign { .. } => (None, false, None, None),
+        };
+        let resign_question = match input.occasion {
+            Occasion::ConfirmResign { message } => Some(message.clone()),
+            _ => None,
         };
         // A move waiting for confirmation is shown on the board, after the last ply.
         let shown = preview.map_or(game, |p| &p.after);
@@ -219,6 +228,7 @@ impl GamePage {
                 format!("/games/{}", record.game.id),
             ),
             confirm: preview.cloned(),
+            resign_question,
             confirm_moves: extras.preferences.confirm_moves,
             next_game_after_move: extras.preferences.next_game_after_move,
             share_url: format!(
@@ -264,7 +274,9 @@ pub async fn draw(
     let game = record.chess_game().map_err(WebError::internal)?;
     let viewer = Viewer::of(&record, me, viewer::comments_hidden(session));
     let status = match &occasion {
-        Occasion::View { .. } | Occasion::Confirm(_) => StatusCode::OK,
+        Occasion::View { .. } | Occasion::Confirm(_) | Occasion::ConfirmResign { .. } => {
+            StatusCode::OK
+        }
         Occasion::Refused(refusal) => refusal.status,
     };
     let inputs = PageInputs {

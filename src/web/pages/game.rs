@@ -111,6 +111,12 @@ pub async fn act(
     let now = state.now();
     let max = state.settings.game.max_message_chars;
     let records = state.records.clone();
+    if action == Action::Resign && form.confirm.as_deref() != Some("done") {
+        // Resigning always asks first, and changes nothing until it is confirmed.
+        let message = typed_message(&typed);
+        let occasion = Occasion::ConfirmResign { message };
+        return game_page::draw(&state, &session, id, occasion).await;
+    }
     let asks = form.confirm.as_deref() == Some("ask") && matches!(action, Action::Move(_));
     let outcome = if asks {
         // Judged as the move itself would be, shown, and not stored.
