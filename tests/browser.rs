@@ -763,8 +763,9 @@ fn board_settings_and_confirming_moves_in_chromium(app: &TestApp) {
         .window
         .wait_for_text("#resign-question", "Resign this game?");
     alice.find("#cancel-resign").click();
-    alice.window.wait_for(r#".board[data-movable="true"]"#);
-    assert_eq!(alice.status(), "alice to move");
+    // Back on the game page (the question page has no action form).
+    alice.window.wait_for("#action-form");
+    alice.window.wait_for_text("#game-status", "alice to move");
 
     // A visitor's settings stay in their browser.
     let visitor = Player::new("visitor", &driver, app);

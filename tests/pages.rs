@@ -12,6 +12,9 @@ on_both_databases!(
     conditional_moves_leave_and_gifts_of_time_from_the_forms,
     every_ply_shows_its_marks_and_the_board_flips_without_javascript,
     confirming_a_move_and_board_settings_without_javascript,
+    a_move_answered_by_conditional_lines_names_both,
+    a_typed_move_is_never_dropped_and_only_possible_actions_are_offered,
+    an_address_that_cannot_be_read_gets_the_sites_error_page,
 );
 
 /// Plays a move from the game page's form, using the ply the page shows.
@@ -225,20 +228,27 @@ fn forms_refuse_bad_input_and_keep_what_was_typed(app: &TestApp) {
     );
     assert_eq!(r.status, 403, "{}", r.body);
     assert!(r.body.contains("not playing in this game"));
-    // Resignation through the dropdown.
+    // Resignation through the dropdown, asked first and then confirmed.
     let page = alice.get(&game);
     let ply = hidden_value(&page.body, "ply").unwrap();
     let csrf = hidden_value(&page.body, "csrf_token").unwrap();
-    let r = alice.follow(alice.post(
-        &game,
-        &[
-            ("csrf_token", &csrf),
-            ("ply", &ply),
-            ("action", "resign"),
-            ("move", ""),
-            ("message", "gg"),
-        ],
-    ));
+    let resign = |confirm: &str| {
+        alice.post(
+            &game,
+            &[
+                ("csrf_token", &csrf),
+                ("ply", &ply),
+                ("action", "resign"),
+                ("move", ""),
+                ("message", "gg"),
+                ("confirm", confirm),
+            ],
+        )
+    };
+    let asked = resign("ask");
+    assert_eq!(asked.status, 200);
+    assert!(asked.body.contains("Resign this game?"), "{}", asked.body);
+    let r = alice.follow(resign("done"));
     assert!(r.body.contains("You resigned."), "{}", r.body);
     assert!(
         r.body.contains("0-1 bob wins — Resignation") || r.body.contains("0-1 bob wins"),
@@ -824,4 +834,125 @@ fn confirming_a_move_and_board_settings_without_javascript(app: &TestApp) {
     let done = resign("done");
     assert_eq!(done.status, 303);
     assert!(bob.follow(done).body.contains("You resigned."));
+}
+
+fn a_move_answered_by_conditional_lines_names_both(app: &TestApp) {
+    let (alice, bob, game) = start_game(app);
+    // Bob waits with a conditional line: if 1. e4 then 1... Nc6.
+    let page = bob.get(&game);
+    let csrf = hidden_value(&page.body, "csrf_token").unwrap();
+    let set = bob.post(
+        &game,
+        &[
+            ("csrf_token", &csrf),
+            ("ply", "0"),
+            ("action", "conditional_move"),
+            ("move", "e4 Nc6"),
+            ("message", ""),
+        ],
+    );
+    assert_eq!(set.status, 303);
+    let played = play(&alice, &game, "e4", "");
+    assert_eq!(played.status, 303);
+    let page = alice.follow(played).body;
+    assert!(
+        page.contains("You played e4; bob&#39;s conditional moves answered at once: Nc6.")
+            || page.contains("You played e4; bob&#x27;s conditional moves answered at once: Nc6."),
+        "{page}"
+    );
+    assert!(!page.contains("You played Nc6"));
+}
+
+/// The values of the action dropdown on a page.
+fn action_values(html: &str) -> Vec<String> {
+    let select = &html[html
+        .find(r#"id="action-select""#)
+        .expect("the action dropdown")..];
+    let select = &select[..select.find("</select>").unwrap()];
+    regex::Regex::new(r#"<option value="([a-z_]+)""#)
+        .unwrap()
+        .captures_iter(select)
+        .map(|c| c[1].to_string())
+        .collect()
+}
+
+fn a_typed_move_is_never_dropped_and_only_possible_actions_are_offered(app: &TestApp) {
+    let (alice, bob, game) = start_game(app);
+    // Alice to move: no draw to claim, nothing to answer.
+    let page = alice.get(&game).body;
+    assert_eq!(
+        action_values(&page),
+        [
+            "move",
+            "move_offer_draw",
+            "conditional_move",
+            "offer_draw",
+            "comment",
+            "resign"
+        ]
+    );
+    // Bob waits: he may only prepare, offer, comment or resign.
+    let waiting = bob.get(&game).body;
+    assert_eq!(
+        action_values(&waiting),
+        ["conditional_move", "offer_draw", "comment", "resign"]
+    );
+    assert!(waiting.contains(r#"<option value="conditional_move" selected>"#));
+    // A move typed with "Offer draw" is not thrown away: refused, kept, nothing done.
+    let csrf = hidden_value(&page, "csrf_token").unwrap();
+    let send = |action: &str, mv: &str| {
+        alice.post(
+            &game,
+            &[
+                ("csrf_token", &csrf),
+                ("ply", "0"),
+                ("action", action),
+                ("move", mv),
+                ("message", "fancy a draw?"),
+            ],
+        )
+    };
+    for action in ["offer_draw", "comment"] {
+        let refused = send(action, "Nf3");
+        assert_eq!(refused.status, 422, "{action}");
+        assert!(
+            refused.body.contains("You typed the move Nf3"),
+            "{}",
+            refused.body
+        );
+        assert!(refused.body.contains(r#"value="Nf3""#));
+        assert!(refused.body.contains(r#"value="fancy a draw?""#));
+    }
+    assert!(bob.get(&game).body.contains("No moves yet."));
+    assert!(!bob.get(&game).body.contains("offers a draw"));
+    // "Move and offer draw" does both.
+    let done = send("move_offer_draw", "Nf3");
+    assert_eq!(done.status, 303);
+    assert!(
+        alice
+            .follow(done)
+            .body
+            .contains("You played Nf3 and offered a draw.")
+    );
+    let seen = bob.get(&game).body;
+    assert!(seen.contains("alice offers a draw."), "{seen}");
+    assert!(action_values(&seen).contains(&"accept_draw".to_string()));
+    assert!(!action_values(&seen).contains(&"move_offer_draw".to_string()));
+}
+
+fn an_address_that_cannot_be_read_gets_the_sites_error_page(app: &TestApp) {
+    let browser = app.browser();
+    browser.sign_up("alice");
+    let page = browser.get("/next?after=abc");
+    assert_eq!(page.status, 400);
+    assert!(page.body.contains("<!DOCTYPE html>"), "{}", page.body);
+    assert!(
+        page.body.contains("this address is not understood"),
+        "{}",
+        page.body
+    );
+    assert!(
+        page.body.contains(r#"href="/static/site.css""#),
+        "styled like the site"
+    );
 }

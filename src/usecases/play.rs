@@ -22,6 +22,8 @@ use crate::usecases::submit::{SubmitError, prepare_move, store_prepared, submit_
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
     Move(String),
+    /// A move and, unless it ended the game, a draw offer with it.
+    MoveAndOfferDraw(String),
     Resign,
     OfferDraw,
     AcceptDraw,
@@ -43,6 +45,7 @@ impl Action {
     pub fn parse(name: &str, move_text: Option<&str>) -> Option<Action> {
         Some(match name {
             "move" => Action::Move(move_text.unwrap_or("").to_string()),
+            "move_offer_draw" => Action::MoveAndOfferDraw(move_text.unwrap_or("").to_string()),
             "resign" => Action::Resign,
             "offer_draw" => Action::OfferDraw,
             "accept_draw" => Action::AcceptDraw,
@@ -99,6 +102,8 @@ pub enum PlayError {
     NoDrawOffer,
     #[error("you have already offered a draw")]
     DrawAlreadyOffered,
+    #[error("your opponent has offered a draw: accept or decline it rather than offer one")]
+    TheirOfferStands,
     #[error("you have no standing draw offer to withdraw")]
     NoOwnDrawOffer,
     #[error(transparent)]
@@ -173,7 +178,7 @@ pub fn act(
     if message.is_some_and(|m| m.chars().count() > max_message_chars) {
         return Err(PlayError::MessageTooLong(max_message_chars));
     }
-    if let Action::Move(m) = &req.action {
+    if let Action::Move(m) | Action::MoveAndOfferDraw(m) = &req.action {
         if m.trim().is_empty() {
             return Err(PlayError::EmptyMove);
         }
@@ -258,6 +263,20 @@ fn move_before_lock(
     })
 }
 
+/// Whether `req` could be carried out now (a player of the running game, the page not stale),
+/// checked as [`act`] checks it and without changing anything: asked before a resignation is
+/// confirmed.
+pub fn check_action(
+    conn: &mut DbConnection,
+    records: &RecordCache,
+    now: NaiveDateTime,
+    req: &ActionRequest,
+) -> Result<(), PlayError> {
+    let record = read_game_cached(conn, records, req.game_id)?.ok_or(PlayError::NotFound)?;
+    check_turn(&record, req, now)?;
+    Ok(())
+}
+
 /// A move judged as [`act`] would judge it, and not stored: the record it was judged on and the
 /// game after it, for a player who confirms moves before they are sent.
 pub fn preview_move(
@@ -267,7 +286,7 @@ pub fn preview_move(
     max_message_chars: usize,
     req: &ActionRequest,
 ) -> Result<(GameRecord, slowfuse_rules::Game), PlayError> {
-    let Action::Move(input) = &req.action else {
+    let (Action::Move(input) | Action::MoveAndOfferDraw(input)) = &req.action else {
         return Err(PlayError::EmptyMove);
     };
     if input.trim().is_empty() {
@@ -306,6 +325,18 @@ fn perform(
     match &req.action {
         Action::Move(input) => {
             submit_move(conn, now, record, game, me, user, input, message)?;
+            follow_lines(conn, now, record.game.id)?;
+        }
+        Action::MoveAndOfferDraw(_) if offer == theirs => {
+            // Their offer stands: the answer to it is to accept or decline, not a new offer.
+            return Err(PlayError::TheirOfferStands);
+        }
+        Action::MoveAndOfferDraw(input) => {
+            let after = submit_move(conn, now, record, game, me, user, input, message)?;
+            if !after.is_over() {
+                set_draw_offer(conn, now, record.game.id, me.board, Some(me))?;
+                crate::usecases::notify::draw_offered(conn, now, record, me.color)?;
+            }
             follow_lines(conn, now, record.game.id)?;
         }
         Action::GiveTime(days) => {

@@ -38,6 +38,9 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                             .into()
                     }),
             )
+            .app_data(web::QueryConfig::default().error_handler(|err, _| {
+                ApiError::new(StatusCode::BAD_REQUEST, format!("bad query string: {err}")).into()
+            }))
             .app_data(
                 web::PathConfig::default()
                     .error_handler(|_, _| ApiError::new(StatusCode::NOT_FOUND, "not found").into()),
@@ -442,7 +445,12 @@ async fn post_action(
     }
     let days = b.days.map(|d| d.to_string());
     let action = Action::parse(&b.action, days.as_deref())
-        .filter(|a| !matches!(a, Action::Move(_) | Action::ConditionalMove(_)))
+        .filter(|a| {
+            !matches!(
+                a,
+                Action::Move(_) | Action::MoveAndOfferDraw(_) | Action::ConditionalMove(_)
+            )
+        })
         .ok_or_else(|| {
             ApiError::new(
                 StatusCode::UNPROCESSABLE_ENTITY,

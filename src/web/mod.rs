@@ -89,8 +89,15 @@ impl Layout {
     }
 }
 
-/// Registers every route.
+/// Registers every route. An address or form the pages cannot read gets the site's own error
+/// page (the API's scope answers such requests in JSON instead).
 pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.app_data(web::QueryConfig::default().error_handler(|err, _| {
+        errors::WebError::BadRequest(format!("this address is not understood ({err})")).into()
+    }))
+    .app_data(web::FormConfig::default().error_handler(|err, _| {
+        errors::WebError::BadRequest(format!("the form was not understood ({err})")).into()
+    }));
     cfg.configure(assets::routes);
     cfg.configure(api::routes);
     cfg.configure(export::routes);

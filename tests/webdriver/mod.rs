@@ -47,8 +47,20 @@ pub struct Driver {
 pub const BROWSER_TIME_ZONE: &str = "America/Sao_Paulo";
 
 impl Driver {
-    /// Starts chromedriver on a port of its choosing and waits until it listens.
+    /// Starts chromedriver on a port of its choosing and waits until it listens; a chromedriver
+    /// that quits before it listens (seen on a loaded machine) is started again, twice at most.
     pub fn start(path: &Path) -> Driver {
+        let mut last = String::new();
+        for _ in 0..3 {
+            match Driver::try_start(path) {
+                Ok(driver) => return driver,
+                Err(why) => last = why,
+            }
+        }
+        panic!("chromedriver announces its port: {last}");
+    }
+
+    fn try_start(path: &Path) -> Result<Driver, String> {
         let mut child = Command::new(path)
             .arg("--port=0")
             // The browser's own time zone, which the sign-up form passes on to the account.
@@ -82,9 +94,9 @@ impl Driver {
         };
         let port = rx
             .recv_timeout(Duration::from_secs(20))
-            .expect("chromedriver announces its port");
+            .map_err(|e| e.to_string())?;
         driver.base = format!("http://127.0.0.1:{port}");
-        driver
+        Ok(driver)
     }
 
     fn command(

@@ -10,6 +10,15 @@ pub enum MoveError {
     /// as written.
     #[error("{0} is not a legal move here")]
     Illegal(String),
+    /// Antichess: a capture is possible, so one must be made; holds the text
+    /// as written and the captures in SAN.
+    #[error("{input} is not allowed: you must capture ({})", captures.join(" or "))]
+    MustCapture {
+        /// The move as written.
+        input: String,
+        /// Every legal capture, in SAN.
+        captures: Vec<String>,
+    },
     /// The text matches more than one legal move. Holds the whole
     /// explanation, naming the piece and one way to write the move
     /// unambiguously, e.g. `Nd2 is ambiguous: say which knight, e.g. Nbd2`.

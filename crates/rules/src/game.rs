@@ -500,8 +500,30 @@ impl Game {
         if self.is_over() {
             return Err(MoveError::GameOver);
         }
-        let m = input::resolve(self.position(), input)?;
+        let m = input::resolve(self.position(), input).map_err(|e| self.explained(e))?;
         Ok(self.push(m))
+    }
+
+    /// A refusal in the variant's own terms where the rules say more than "illegal": in
+    /// antichess, the captures that must be made instead.
+    fn explained(&self, error: MoveError) -> MoveError {
+        match error {
+            MoveError::Illegal(input) if self.variant == Variant::Antichess => {
+                let captures: Vec<String> = self
+                    .position()
+                    .legal_moves()
+                    .into_iter()
+                    .filter(|m| m.is_capture())
+                    .map(|m| self.describe_move(self.position(), m).san)
+                    .collect();
+                if captures.is_empty() {
+                    MoveError::Illegal(input)
+                } else {
+                    MoveError::MustCapture { input, captures }
+                }
+            }
+            other => other,
+        }
     }
 
     /// Plays a move given strictly in UCI (`e2e4`, `e7e8q`, `e1g1`, `e1h1`),

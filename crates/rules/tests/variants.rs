@@ -118,7 +118,24 @@ fn atomic_exploding_the_enemy_king_beats_being_in_check() {
 fn antichess_captures_are_forced_and_kings_are_ordinary() {
     let game = play_all(Game::new(Variant::Antichess), &["e3", "b5"]);
     assert_eq!(legal_uci(&game), ["f1b5"], "the only capture is forced");
-    assert_eq!(game.play("Nf3"), Err(MoveError::Illegal("Nf3".to_owned())));
+    // The refusal names the capture that must be made instead.
+    let refused = game.play("Nf3").unwrap_err();
+    assert_eq!(
+        refused,
+        MoveError::MustCapture {
+            input: "Nf3".to_owned(),
+            captures: vec!["Bxb5".to_owned()],
+        }
+    );
+    assert_eq!(
+        refused.to_string(),
+        "Nf3 is not allowed: you must capture (Bxb5)"
+    );
+    // Without a capture on the board, an impossible move is simply not legal.
+    assert_eq!(
+        Game::new(Variant::Antichess).play("e5"),
+        Err(MoveError::Illegal("e5".to_owned()))
+    );
     let game = game.play("Bxb5").unwrap();
     assert!(!game.is_check(), "no check in antichess");
     // The antichess start has no castling rights.

@@ -23,6 +23,7 @@ impl UseCaseError for PlayError {
             PlayError::GameOver
             | PlayError::Stale { .. }
             | PlayError::DrawAlreadyOffered
+            | PlayError::TheirOfferStands
             | PlayError::TimeUp => StatusCode::CONFLICT,
             PlayError::Move(_)
             | PlayError::Claim(_)

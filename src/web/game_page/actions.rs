@@ -33,16 +33,23 @@ const fn choice(value: &'static str, label: &'static str) -> ActionChoice {
     ActionChoice { value, label }
 }
 
-/// The actions `me` (their colour, if they play) may pick in a game standing as `standing`.
+/// The actions `me` (their colour, if they play) may pick in a game standing as `standing`:
+/// only those that can succeed (`claim_holds`: the rules allow the player to move a draw claim).
 pub fn action_choices(
     standing: &Standing,
     me: Option<Color>,
     now: NaiveDateTime,
+    claim_holds: bool,
 ) -> Vec<ActionChoice> {
-    let mut choices = vec![
-        choice("move", "Move"),
-        choice("conditional_move", "Conditional moves"),
-    ];
+    let my_turn = standing.is_started() && me == Some(standing.turn);
+    let mut choices = Vec::new();
+    if my_turn {
+        choices.push(choice("move", "Move"));
+        if standing.draw_offer.is_none() {
+            choices.push(choice("move_offer_draw", "Move and offer draw"));
+        }
+    }
+    choices.push(choice("conditional_move", "Conditional moves"));
     match me {
         Some(c) if standing.draw_offer == Some(!c) => {
             choices.push(choice("accept_draw", "Accept draw"));
@@ -54,7 +61,9 @@ pub fn action_choices(
         _ => choices.push(choice("offer_draw", "Offer draw")),
     }
     choices.push(choice("comment", "Comment only"));
-    choices.push(choice("claim_draw", "Claim draw"));
+    if my_turn && claim_holds {
+        choices.push(choice("claim_draw", "Claim draw"));
+    }
     let opponent_overdue = standing.is_started()
         && me.is_some_and(|c| c != standing.turn)
         && standing.deadline_at.is_some_and(|d| d <= now);
@@ -82,6 +91,7 @@ pub fn action_bar(
     viewer: &Viewer,
     refusal: Option<&Refusal>,
     now: NaiveDateTime,
+    claim_holds: bool,
 ) -> ActionBar {
     let me = viewer.color();
     let (action, mv, message) = match refusal.map(|r| &r.typed) {
@@ -93,8 +103,13 @@ pub fn action_bar(
         _ => ("", String::new(), String::new()),
     };
     ActionBar {
-        choices: action_choices(standing, me, now),
-        selected: if action.is_empty() { "move" } else { action }.to_string(),
+        selected: match action {
+            "" if standing.is_started() && me == Some(standing.turn) => "move",
+            "" => "conditional_move",
+            typed => typed,
+        }
+        .to_string(),
+        choices: action_choices(standing, me, now, claim_holds),
         move_value: mv,
         message_value: message,
         error: refusal
@@ -119,15 +134,23 @@ mod tests {
             .unwrap()
             .naive_utc();
         let mut s = running();
-        let plain = values(&action_choices(&s, Some(Color::White), now)).join(" ");
+        let plain = values(&action_choices(&s, Some(Color::White), now, false)).join(" ");
         assert_eq!(
             plain,
-            "move conditional_move offer_draw comment claim_draw resign"
+            "move move_offer_draw conditional_move offer_draw comment resign"
         );
+        // Not their turn: no move, no claim; a claim only when the rules allow one.
+        let waiting = values(&action_choices(&s, Some(Color::Black), now, true)).join(" ");
+        assert_eq!(waiting, "conditional_move offer_draw comment resign");
+        let claim = values(&action_choices(&s, Some(Color::White), now, true)).join(" ");
+        assert!(claim.contains("claim_draw"), "{claim}");
         s.draw_offer = Some(Color::Black);
-        let offered = action_choices(&s, Some(Color::White), now);
+        let offered = action_choices(&s, Some(Color::White), now, false);
         assert!(values(&offered).contains(&"accept_draw"));
-        assert!(values(&action_choices(&s, Some(Color::Black), now)).contains(&"withdraw_draw"));
+        assert!(!values(&offered).contains(&"move_offer_draw"));
+        assert!(
+            values(&action_choices(&s, Some(Color::Black), now, false)).contains(&"withdraw_draw")
+        );
         assert_eq!(
             draw_offer_text(&s, Some(Color::White)).unwrap(),
             "bob offers a draw."
@@ -137,9 +160,12 @@ mod tests {
             "You have offered a draw."
         );
         s.deadline_at = Some(now);
-        assert!(values(&action_choices(&s, Some(Color::Black), now)).contains(&"claim_timeout"));
-        assert!(!values(&action_choices(&s, Some(Color::White), now)).contains(&"claim_timeout"));
-        assert!(!values(&action_choices(&s, None, now)).contains(&"claim_timeout"));
+        let has_timeout = |c: Option<Color>| {
+            values(&action_choices(&s, c, now, false)).contains(&"claim_timeout")
+        };
+        assert!(has_timeout(Some(Color::Black)));
+        assert!(!has_timeout(Some(Color::White)));
+        assert!(!has_timeout(None));
     }
 
     #[test]
@@ -151,14 +177,17 @@ mod tests {
             message: "hi".into(),
         };
         let refusal = Refusal::new(actix_web::http::StatusCode::CONFLICT, "stale", typed);
-        let bar = action_bar(&running(), &Viewer::default(), Some(&refusal), now);
+        let bar = action_bar(&running(), &Viewer::default(), Some(&refusal), now, false);
         assert_eq!(
             (bar.selected.as_str(), bar.move_value.as_str()),
             ("offer_draw", "Nf3")
         );
         assert_eq!(bar.error.as_deref(), Some("stale"));
         let tag = Refusal::new(refusal.status, "bad tag", Typed::Tag("x y".into()));
-        let bar = action_bar(&running(), &Viewer::default(), Some(&tag), now);
-        assert_eq!((bar.selected.as_str(), bar.error), ("move", None));
+        let bar = action_bar(&running(), &Viewer::default(), Some(&tag), now, false);
+        assert_eq!(
+            (bar.selected.as_str(), bar.error),
+            ("conditional_move", None)
+        );
     }
 }

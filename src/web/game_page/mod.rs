@@ -77,6 +77,8 @@ pub struct Preview {
     pub san: String,
     /// The message to the opponent typed with it, kept in its box.
     pub message: String,
+    /// A draw offer goes with the move ("Move and offer draw").
+    pub offer_draw: bool,
     /// The game after the move.
     pub after: Game,
 }
@@ -92,6 +94,7 @@ impl Preview {
             uci: last.uci,
             san: last.san,
             message,
+            offer_draw: false,
             after,
         }
     }
@@ -203,7 +206,13 @@ impl GamePage {
             layout,
             id: record.game.id,
             form_ply: record.game.ply,
-            actions: actions::action_bar(&standing, &viewer, refusal, input.now),
+            actions: actions::action_bar(
+                &standing,
+                &viewer,
+                refusal,
+                input.now,
+                game.can_claim_draw().is_some(),
+            ),
             board: board::board_panel(
                 shown,
                 view_ply,

@@ -52,12 +52,36 @@ pub struct ActionForm {
 }
 
 /// The flash message after an action went through.
-fn done_text(action: &Action, record: &GameRecord) -> String {
+fn done_text(action: &Action, record: &GameRecord, me: i64, ply: i32) -> String {
     match action {
-        Action::Move(_) => match record.moves.last() {
-            Some(m) => format!("You played {}.", m.san),
-            None => "Move played.".into(),
-        },
+        Action::Move(_) | Action::MoveAndOfferDraw(_) => {
+            // The player's own move is the one at the ply their page showed; any after it were
+            // played for them by conditional lines (their opponent's reply, and so on).
+            let at = usize::try_from(ply).unwrap_or(0);
+            let Some(mine) = record.moves.get(at) else {
+                return "Move played.".into();
+            };
+            let followed: Vec<&str> = record.moves[at + 1..]
+                .iter()
+                .map(|m| m.san.as_str())
+                .collect();
+            let offer = if matches!(action, Action::MoveAndOfferDraw(_)) && record.is_started() {
+                " and offered a draw"
+            } else {
+                ""
+            };
+            if followed.is_empty() {
+                return format!("You played {}{offer}.", mine.san);
+            }
+            let opponent = record
+                .seat_of(me)
+                .map_or("your opponent", |seat| record.name_of(seat.opponent()));
+            format!(
+                "You played {}{offer}; {opponent}'s conditional moves answered at once: {}.",
+                mine.san,
+                followed.join(" ")
+            )
+        }
         Action::Resign => "You resigned.".into(),
         Action::OfferDraw if record.is_started() => "You offered a draw.".into(),
         Action::OfferDraw | Action::AcceptDraw => "The game is drawn by agreement.".into(),
@@ -111,21 +135,50 @@ pub async fn act(
     let now = state.now();
     let max = state.settings.game.max_message_chars;
     let records = state.records.clone();
-    if action == Action::Resign && form.confirm.as_deref() != Some("done") {
-        // Resigning always asks first, and changes nothing until it is confirmed.
-        let message = typed_message(&typed);
-        let occasion = Occasion::ConfirmResign { message };
-        return game_page::draw(&state, &session, id, occasion).await;
+    let asks = form.confirm.as_deref() == Some("ask")
+        && matches!(action, Action::Move(_) | Action::MoveAndOfferDraw(_));
+    // A move typed in the box is never thrown away by an action that does not play it.
+    let typed_move = form.mv.as_deref().map(str::trim).unwrap_or_default();
+    let ignores_move = !matches!(
+        action,
+        Action::Move(_)
+            | Action::MoveAndOfferDraw(_)
+            | Action::ConditionalMove(_)
+            | Action::GiveTime(_)
+    );
+    if ignores_move && !typed_move.is_empty() {
+        let refusal = Refusal::new(
+            actix_web::http::StatusCode::UNPROCESSABLE_ENTITY,
+            format!(
+                "You typed the move {typed_move} but chose another action: choose Move (or Move and offer draw) to play it, or empty the move box."
+            ),
+            typed,
+        );
+        return game_page::draw(&state, &session, id, Occasion::Refused(refusal)).await;
     }
-    let asks = form.confirm.as_deref() == Some("ask") && matches!(action, Action::Move(_));
-    let outcome = if asks {
+    let outcome = if action == Action::Resign && form.confirm.as_deref() != Some("done") {
+        // Resigning always asks first (of a player who may resign), and changes nothing until
+        // it is confirmed.
+        match state
+            .db(move |c| play::check_action(c, &records, now, &req))
+            .await?
+        {
+            Ok(()) => {
+                let message = typed_message(&typed);
+                let occasion = Occasion::ConfirmResign { message };
+                return game_page::draw(&state, &session, id, occasion).await;
+            }
+            Err(err) => Err(err),
+        }
+    } else if asks {
         // Judged as the move itself would be, shown, and not stored.
         match state
             .db(move |c| play::preview_move(c, &records, now, max, &req))
             .await?
         {
             Ok((_, after)) => {
-                let preview = Preview::of(after, typed_message(&typed));
+                let mut preview = Preview::of(after, typed_message(&typed));
+                preview.offer_draw = matches!(action, Action::MoveAndOfferDraw(_));
                 let occasion = Occasion::Confirm(Box::new(preview));
                 return game_page::draw(&state, &session, id, occasion).await;
             }
@@ -138,8 +191,9 @@ pub async fn act(
     };
     match outcome {
         Ok(record) => {
-            session::flash(&session, "info", done_text(&action, &record));
-            if form.then.as_deref() == Some("next") && matches!(action, Action::Move(_)) {
+            session::flash(&session, "info", done_text(&action, &record, me, form.ply));
+            let moved = matches!(action, Action::Move(_) | Action::MoveAndOfferDraw(_));
+            if form.then.as_deref() == Some("next") && moved {
                 return Ok(see_other(&format!("/next?after={id}")));
             }
             Ok(see_other(&format!("/games/{id}")))
