@@ -415,11 +415,32 @@ fn leave_is_limited_by_the_yearly_allowance(app: &TestApp, clock: &FixedClock) {
     );
     assert_eq!(r.status, 200);
     assert_eq!(r.body["left_days"], 25);
-    // Leave under way cannot be cancelled.
+    // Leave under way ends early: the day begun counts, the days not begun come back.
     clock.advance(Duration::days(303)); // 29 December, 12:00: the leave is under way
-    let id = app.get("/api/v1/me/leave", Some(&a)).body["bookings"][0]["id"]
-        .as_i64()
-        .unwrap();
+    let summary = app.get("/api/v1/me/leave", Some(&a)).body;
+    assert_eq!(summary["left_days"], 25, "3 days this December");
+    let id = summary["bookings"][0]["id"].as_i64().unwrap();
+    let b_refused = app.post_method(
+        "DELETE",
+        &format!("/api/v1/me/leave/{id}"),
+        Some(&b),
+        json!({}),
+    );
+    assert_eq!(b_refused.status, 404, "not bob's to end");
+    let r = app.post_method(
+        "DELETE",
+        &format!("/api/v1/me/leave/{id}"),
+        Some(&a),
+        json!({}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(
+        r.body["left_days"], 27,
+        "only 29 December taken: {}",
+        r.body
+    );
+    assert_eq!(r.body["bookings"], json!([]), "{}", r.body);
+    // Ended leave is over: nothing left to end.
     assert_eq!(
         app.post_method(
             "DELETE",

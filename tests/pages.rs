@@ -493,6 +493,32 @@ fn conditional_moves_leave_and_gifts_of_time_from_the_forms(app: &TestApp) {
             .body
             .contains("Leave taken: alice is on leave until")
     );
+    // Alice is told of her own leave as "you".
+    let own = alice.get(&game).body;
+    assert!(own.contains("Leave taken: You are on leave until"), "{own}");
+    assert!(!own.contains("alice is on leave"));
+    // New leave starts tomorrow unless chosen otherwise; leave under way can end now.
+    let account = alice.get("/account").body;
+    let tomorrow = (chrono::Utc::now().date_naive() + chrono::Duration::days(1))
+        .format("%Y-%m-%d")
+        .to_string();
+    assert!(
+        account.contains(&format!(r#"name="start" type="date" value="{tomorrow}""#)),
+        "{account}"
+    );
+    let end = regex::Regex::new(r#"action="(/account/leave/\d+/end)""#)
+        .unwrap()
+        .captures(&account)
+        .expect("an End now button for leave under way")[1]
+        .to_string();
+    let r = alice.follow(alice.post(&end, &[("csrf_token", &csrf)]));
+    assert!(r.body.contains("Your leave has ended"), "{}", r.body);
+    assert!(
+        r.body.contains("27</strong> of 28 days left"),
+        "today counts: {}",
+        r.body
+    );
+    assert!(!bob.get(&game).body.contains("alice is on leave"));
 }
 
 #[test]

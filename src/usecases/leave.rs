@@ -23,10 +23,21 @@ pub struct Leave {
 }
 
 impl Leave {
-    /// Whole days booked.
+    /// Days booked (or taken, when ended early), a day begun counting whole.
     pub fn days(&self) -> i64 {
-        (self.ends_at - self.starts_at).num_days()
+        whole_days(self.ends_at - self.starts_at)
     }
+
+    /// Whether the leave is under way at `now`.
+    pub fn is_running(&self, now: NaiveDateTime) -> bool {
+        self.starts_at <= now && now < self.ends_at
+    }
+}
+
+/// Days in `span`, a day begun counting whole.
+fn whole_days(span: Duration) -> i64 {
+    let seconds = span.num_seconds().max(0);
+    (seconds + 86_399) / 86_400
 }
 
 /// Why leave could not be booked or cancelled.
@@ -49,6 +60,8 @@ pub enum LeaveError {
     },
     #[error("no such leave of yours that has not started yet")]
     NotCancellable,
+    #[error("no such leave of yours under way now")]
+    NotRunning,
     #[error(transparent)]
     Db(#[from] diesel::result::Error),
     #[error(transparent)]
@@ -81,9 +94,7 @@ fn days_in_year(start: NaiveDateTime, end: NaiveDateTime, year: i32) -> i64 {
     let year_end = NaiveDate::from_ymd_opt(year + 1, 1, 1)
         .unwrap_or_default()
         .and_time(Default::default());
-    (end.min(year_end) - start.max(year_start))
-        .num_days()
-        .max(0)
+    whole_days(end.min(year_end) - start.max(year_start))
 }
 
 /// Books `days` days of leave from the start of `start` (UTC).
@@ -164,6 +175,36 @@ pub fn cancel_leave(
         }
         refresh_deadlines(conn, now, user_id)?;
         Ok(())
+    })
+}
+
+/// Ends leave that is under way now: the player's clocks run again at once, and the days not
+/// begun are theirs again (the day under way counts as taken).
+pub fn end_leave_now(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    user_id: i64,
+    leave_id: i64,
+) -> Result<Leave, LeaveError> {
+    crate::db::write_transaction(conn, |conn| {
+        let ended = diesel::update(
+            leaves::table
+                .filter(leaves::id.eq(leave_id))
+                .filter(leaves::user_id.eq(user_id))
+                .filter(leaves::starts_at.le(now))
+                .filter(leaves::ends_at.gt(now)),
+        )
+        .set(leaves::ends_at.eq(now))
+        .execute(conn)?;
+        if ended == 0 {
+            return Err(LeaveError::NotRunning);
+        }
+        refresh_deadlines(conn, now, user_id)?;
+        leaves::table
+            .find(leave_id)
+            .select(Leave::as_select())
+            .first(conn)
+            .map_err(LeaveError::from)
     })
 }
 

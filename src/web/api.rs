@@ -656,7 +656,13 @@ async fn delete_leave(
     let id = path.into_inner();
     let summary = state
         .db(move |c| -> Result<_, ApiError> {
-            leave::cancel_leave(c, now, user.id, id)?;
+            // Leave not begun is cancelled; leave under way ends now, its unused days returned.
+            match leave::cancel_leave(c, now, user.id, id) {
+                Err(leave::LeaveError::NotCancellable) => {
+                    leave::end_leave_now(c, now, user.id, id)?;
+                }
+                other => other?,
+            }
             Ok(leave::leave_summary(c, now, allowance, user.id)?)
         })
         .await??;

@@ -101,7 +101,7 @@ impl UseCaseError for LoginError {
 impl UseCaseError for LeaveError {
     fn status(&self) -> StatusCode {
         match self {
-            LeaveError::NotCancellable => StatusCode::NOT_FOUND,
+            LeaveError::NotCancellable | LeaveError::NotRunning => StatusCode::NOT_FOUND,
             LeaveError::InThePast
             | LeaveError::BadLength(_)
             | LeaveError::Overlap

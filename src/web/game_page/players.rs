@@ -42,13 +42,17 @@ fn player_panel(standing: &Standing, viewer: &Viewer, color: Color) -> PlayerPan
     }
 }
 
-fn leave_line(player: &PlayerClock) -> Option<String> {
-    let until = player.on_leave_until?;
-    Some(format!(
-        "{} is on leave until {} UTC: their clock stands still.",
-        player.name,
-        until.format("%Y-%m-%d %H:%M")
-    ))
+/// The leave line of one player, spoken to them as "you" when they are the viewer.
+fn leave_line(player: &PlayerClock, is_viewer: bool) -> Option<String> {
+    let until = player.on_leave_until?.format("%Y-%m-%d %H:%M");
+    Some(if is_viewer {
+        format!("You are on leave until {until} UTC: your clock stands still.")
+    } else {
+        format!(
+            "{} is on leave until {until} UTC: their clock stands still.",
+            player.name
+        )
+    })
 }
 
 /// Both players as `viewer` sees them.
@@ -56,10 +60,13 @@ pub fn players(standing: &Standing, viewer: &Viewer) -> Players {
     Players {
         white: player_panel(standing, viewer, Color::White),
         black: player_panel(standing, viewer, Color::Black),
-        leave_text: [&standing.white, &standing.black]
-            .into_iter()
-            .filter_map(leave_line)
-            .collect(),
+        leave_text: [
+            (&standing.white, Color::White),
+            (&standing.black, Color::Black),
+        ]
+        .into_iter()
+        .filter_map(|(player, color)| leave_line(player, viewer.color() == Some(color)))
+        .collect(),
     }
 }
 
@@ -86,6 +93,11 @@ mod tests {
         assert!(p.white.to_move && !p.white.you && p.black.you);
         assert_eq!(
             p.leave_text,
+            ["You are on leave until 2026-12-24 09:30 UTC: your clock stands still."]
+        );
+        let spectator = players(&s, &Viewer::default());
+        assert_eq!(
+            spectator.leave_text,
             ["bob is on leave until 2026-12-24 09:30 UTC: their clock stands still."]
         );
         s.status = GameStatus::Finished;

@@ -41,6 +41,9 @@ struct AccountPage {
     leave: LeaveSummary,
     leave_error: Option<String>,
     today: String,
+    /// The default first day of new leave: tomorrow, so that booking never spends today.
+    tomorrow: String,
+    now: chrono::NaiveDateTime,
     mail: email_settings::MailSettingsView,
     time_zones: Vec<&'static str>,
     /// The board settings form (`_settings_form.html`).
@@ -226,6 +229,10 @@ async fn account_page_for(
         leave,
         leave_error,
         today: now.date().format("%Y-%m-%d").to_string(),
+        tomorrow: (now.date() + chrono::Duration::days(1))
+            .format("%Y-%m-%d")
+            .to_string(),
+        now,
         mail,
         time_zones: email_settings::time_zone_names().collect(),
         settings: settings_form(&prefs, true, "/account#board".to_string()),
@@ -313,6 +320,44 @@ pub async fn book_leave(
                 l.days()
             );
             session::flash(&session, "info", text);
+            Ok(see_other("/account"))
+        }
+        Err(e) => {
+            let refused = refusal(e)?;
+            let (status, message) = (refused.status, Some(refused.message));
+            account_page_for(&state, &session, user_id, status, None, message).await
+        }
+    }
+}
+
+/// Ends the logged-in player's leave under way now (`POST /account/leave/{id}/end`).
+pub async fn end_leave(
+    state: web::Data<AppState>,
+    session: Session,
+    path: web::Path<i64>,
+    form: web::Form<CsrfForm>,
+) -> Result<HttpResponse, WebError> {
+    let user_id = match require_login(&session, "/account") {
+        Ok(id) => id,
+        Err(redirect) => return Ok(*redirect),
+    };
+    check_csrf(&session, &form.csrf_token)?;
+    let id = path.into_inner();
+    let now = state.now();
+    match state
+        .db(move |c| leave::end_leave_now(c, now, user_id, id))
+        .await?
+    {
+        Ok(taken) => {
+            let days = taken.days();
+            let plural = if days == 1 { "" } else { "s" };
+            session::flash(
+                &session,
+                "info",
+                format!(
+                    "Your leave has ended: your clocks run again. It took {days} day{plural}; the rest are yours again."
+                ),
+            );
             Ok(see_other("/account"))
         }
         Err(e) => {

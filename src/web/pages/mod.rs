@@ -55,6 +55,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             "/account/leave/{id}/cancel",
             web::post().to(account::cancel_leave),
         )
+        .route(
+            "/account/leave/{id}/end",
+            web::post().to(account::end_leave),
+        )
         .route("/challenges", web::get().to(challenges::list))
         .route("/challenges", web::post().to(challenges::create))
         .route(
