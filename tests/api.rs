@@ -697,3 +697,74 @@ fn board_preferences_change_one_field_at_a_time_and_refuse_unknown_values(app: &
         "green"
     );
 }
+
+/// Legal moves of any position: each with SAN and the FEN after it; a decided position says so.
+#[test]
+fn legal_moves_of_any_position_with_the_fen_after_each() {
+    let app = common::spawn_app(common::Backend::Sqlite).unwrap();
+    let ask = |body: serde_json::Value| app.post("/api/v1/positions/moves", None, body);
+    let start = ask(
+        json!({"variant": "standard", "fen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"}),
+    );
+    assert_eq!(start.status, 200, "{}", start.body);
+    let moves = start.body["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 20);
+    let e4 = moves.iter().find(|m| m["uci"] == "e2e4").unwrap();
+    assert_eq!(e4["san"], "e4");
+    assert_eq!(
+        e4["fen"],
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    );
+    assert_eq!(start.body["outcome"], serde_json::Value::Null);
+    // Atomic: the capture on f7 blows up the king and says so in its SAN.
+    let atomic = ask(
+        json!({"variant": "atomic", "fen": "rnbqkb1r/pppp1ppp/4pn2/4N3/8/8/PPPPPPPP/RNBQKB1R w KQkq - 0 3"}),
+    );
+    assert!(
+        atomic.body["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["san"] == "Nxf7#")
+    );
+    // Crazyhouse drops.
+    let zh = ask(
+        json!({"variant": "crazyhouse", "fen": "rnbqkbnr/ppp1pppp/8/8/8/8/PPPP1PPP/RNBQKBNR[Pp] w KQkq - 0 3"}),
+    );
+    assert!(
+        zh.body["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["uci"] == "P@e4")
+    );
+    // A decided position: no moves, and why.
+    let mate = ask(
+        json!({"variant": "standard", "fen": "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"}),
+    );
+    assert_eq!(mate.body["moves"], json!([]));
+    assert_eq!(mate.body["outcome"], "0-1 checkmate");
+    // Bad input: a clear 422 each.
+    for (body, says) in [
+        (
+            json!({"variant": "standard", "fen": "not a fen"}),
+            "not a position",
+        ),
+        (
+            json!({"variant": "checkers", "fen": "8/8/8/8/8/8/8/8 w - - 0 1"}),
+            "unknown variant",
+        ),
+        (
+            json!({"variant": "standard", "fen": "k".repeat(500)}),
+            "at most",
+        ),
+    ] {
+        let r = ask(body);
+        assert_eq!(r.status, 422, "{}", r.body);
+        assert!(
+            r.body["error"].as_str().unwrap().contains(says),
+            "{}",
+            r.body
+        );
+    }
+}

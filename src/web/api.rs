@@ -22,6 +22,7 @@ use crate::web::game_page::standing::{PlayerClock, Standing};
 
 mod messages;
 mod notifications;
+mod positions;
 mod preferences;
 mod search;
 mod users;
@@ -82,6 +83,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .route(
                 "/me/notifications",
                 web::put().to(notifications::put_notifications),
+            )
+            .route(
+                "/positions/moves",
+                web::post().to(positions::position_moves),
             )
             .route(
                 "/me/preferences",
