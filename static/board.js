@@ -253,6 +253,20 @@
     chooser.querySelector("button").focus();
   }
 
+  // The keyboard: Enter or Space on a square picks the piece there, or moves the picked piece
+  // (or the piece in hand) to it; a second time on the same piece puts it down.
+  board.addEventListener("keydown", function (e) {
+    if (e.key !== "Enter" && e.key !== " ") return;
+    var sq = e.target.closest && e.target.closest(".sq");
+    if (!sq || !board.contains(sq)) return;
+    e.preventDefault();
+    if (locked || board.dataset.movable !== "true") return;
+    if (!myTurn && !conditionalMode()) return;
+    if (isPocket(selected) && pieceOf(sq) && !isMine(sq)) select(null);
+    else if (isMine(sq)) select(selected === sq ? null : sq);
+    else if (selected) tryMove(selected, sq);
+  });
+
   board.addEventListener("pointerdown", function (e) {
     if (locked || press || (e.pointerType === "mouse" && e.button !== 0)) return;
     if (board.dataset.movable !== "true") return;

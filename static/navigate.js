@@ -168,6 +168,8 @@
   function setPiece(sq, code) {
     var old = sq.querySelector(".piece");
     if ((old ? old.dataset.piece : "") === (code || "")) return;
+    sq.setAttribute("aria-label", sq.dataset.square + ", " +
+      (code ? (code.charAt(0) === "w" ? "white " : "black ") + WORDS[code.charAt(1)] : "empty"));
     if (old) old.remove();
     if (!code) return;
     var img = document.createElement("img");
@@ -381,6 +383,21 @@
       }, settings.speed);
     });
   }
+
+  // ---------- the keyboard on the board: arrows move between squares as they are drawn ----------
+  board.addEventListener("keydown", function (e) {
+    var step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -8, ArrowDown: 8 }[e.key];
+    var sq = e.target.closest && e.target.closest(".sq");
+    if (!step || !sq || e.ctrlKey || e.metaKey || e.altKey) return;
+    var all = squares();
+    var at = all.indexOf(sq);
+    var to = at + step;
+    if (to < 0 || to >= 64 || (Math.abs(step) === 1 && Math.floor(to / 8) !== Math.floor(at / 8))) return;
+    e.preventDefault();
+    sq.tabIndex = -1;
+    all[to].tabIndex = 0;
+    all[to].focus();
+  });
 
   // ---------- input ----------
   function plainClick(e) { return e.button === 0 && !e.ctrlKey && !e.metaKey && !e.shiftKey && !e.altKey; }

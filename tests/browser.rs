@@ -280,6 +280,9 @@ const ARROW_LEFT: &str = "\u{E012}";
 const ARROW_RIGHT: &str = "\u{E014}";
 const HOME: &str = "\u{E011}";
 const END: &str = "\u{E010}";
+const ARROW_UP: &str = "\u{E013}";
+const ARROW_DOWN: &str = "\u{E015}";
+const ENTER: &str = "\u{E007}";
 
 impl Player<'_> {
     /// The toolbar button (or link drawn as one) with this accessible name.
@@ -571,7 +574,39 @@ fn moving_through_a_game_flipping_and_animating_without_reloading_in_chromium(ap
         alice.window.find_all(".flash").is_empty(),
         "nothing was sent"
     );
-    alice.drag("g1", "f3");
+    // Keyboard alone: into the board (its one tabbable square, a8), arrows to g1, Enter, arrows
+    // to f3, Enter. Squares are named for screen readers.
+    assert_eq!(
+        alice.square("e4").attribute("aria-label").as_deref(),
+        Some("e4, white pawn")
+    );
+    assert_eq!(
+        alice.square("e3").attribute("aria-label").as_deref(),
+        Some("e3, empty")
+    );
+    let entry = alice.find(r#".board .sq[tabindex="0"]"#);
+    assert_eq!(entry.attribute("data-square").as_deref(), Some("a8"));
+    alice.window.execute(
+        "document.querySelector('.board .sq[tabindex=\"0\"]').focus();",
+        serde_json::json!([]),
+    );
+    for _ in 0..7 {
+        alice.window.press_key(ARROW_DOWN);
+    }
+    for _ in 0..6 {
+        alice.window.press_key(ARROW_RIGHT);
+    }
+    alice.window.press_key(ENTER);
+    alice.window.wait_for(r#".sq.selected[data-square="g1"]"#);
+    assert_eq!(
+        alice.find("#nav-ply").text(),
+        "ply 2 of 2",
+        "arrows on the board stay there"
+    );
+    alice.window.press_key(ARROW_UP);
+    alice.window.press_key(ARROW_UP);
+    alice.window.press_key(ARROW_LEFT);
+    alice.window.press_key(ENTER);
     alice.expect_played("Nf3", "wN", "g1", "f3");
 }
 
