@@ -17,12 +17,16 @@ pub struct Diagram {
     pub rows: Vec<(char, Vec<DiagramSquare>)>,
     /// The file letters from the viewer's left.
     pub files: Vec<char>,
-    /// The same board as monospaced text: ranks, files, `.` for empty squares.
+    /// The same board as monospaced text: ranks, files, `.` for empty squares, and the pieces
+    /// in hand under it (crazyhouse).
     pub text: String,
+    /// Crazyhouse: the pieces in hand, e.g. `In hand — White: Q N; Black: nothing`.
+    pub pockets: Option<String>,
 }
 
-/// Draws the board part of `fen` (the first field; crazyhouse pockets and promotion marks are
-/// left out) from `side`'s point of view. A malformed field draws empty squares.
+/// Draws the board part of `fen` (the first field; promotion marks are left out) from `side`'s
+/// point of view, with crazyhouse pockets (`[QNn]` or a ninth `/` part) listed under it. A
+/// malformed field draws empty squares.
 pub fn diagram(fen: &str, side: Color) -> Diagram {
     let board = parse_board(fen);
     let ranks: Vec<usize> = match side {
@@ -59,11 +63,48 @@ pub fn diagram(fen: &str, side: Color) -> Diagram {
         text.push(*letter);
     }
     text.push('\n');
+    let pockets = pockets_line(fen);
+    if let Some(line) = &pockets {
+        text.push_str(line);
+        text.push('\n');
+    }
     Diagram {
         rows,
         files: file_letters,
         text,
+        pockets,
     }
+}
+
+/// The pieces in hand of a crazyhouse FEN in words; `None` when it has no pockets.
+fn pockets_line(fen: &str) -> Option<String> {
+    let field = fen.split_whitespace().next().unwrap_or("");
+    let letters = match field.split_once('[') {
+        Some((_, rest)) => rest.trim_end_matches(']'),
+        None => field.split('/').nth(8)?,
+    };
+    let side = |white: bool| {
+        let mut held: Vec<char> = letters
+            .chars()
+            .filter(|c| c.is_ascii_alphabetic() && c.is_ascii_uppercase() == white)
+            .map(|c| c.to_ascii_uppercase())
+            .collect();
+        let order = |c: &char| "QRBNP".find(*c).unwrap_or(5);
+        held.sort_by_key(order);
+        if held.is_empty() {
+            "nothing".to_string()
+        } else {
+            held.iter()
+                .map(char::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
+    };
+    Some(format!(
+        "In hand — White: {}; Black: {}",
+        side(true),
+        side(false)
+    ))
 }
 
 /// `board[rank][file]`, rank 0 = the first rank, with FEN letters (uppercase = white).
@@ -123,7 +164,7 @@ mod tests {
     }
 
     #[test]
-    fn black_sees_it_turned_round_and_pockets_are_ignored() {
+    fn black_sees_it_turned_round_and_pockets_are_listed_under_it() {
         let d = diagram(
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[Nn] b KQkq - 0 1",
             Color::Black,
@@ -136,7 +177,21 @@ mod tests {
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR/Nn b KQkq - 0 1",
             Color::White,
         );
-        assert_eq!(slash_pocket.text, diagram(AFTER_E4, Color::White).text);
+        let bracket_pocket = diagram(
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[Nn] b KQkq - 0 1",
+            Color::White,
+        );
+        assert_eq!(slash_pocket.text, bracket_pocket.text);
+        assert_eq!(
+            bracket_pocket.pockets.as_deref(),
+            Some("In hand — White: N; Black: N")
+        );
+        assert!(
+            bracket_pocket
+                .text
+                .ends_with("In hand — White: N; Black: N\n")
+        );
+        assert_eq!(diagram(AFTER_E4, Color::White).pockets, None);
         assert_eq!(lines[8], "   h g f e d c b a");
         assert!(diagram("garbage", Color::White).text.contains(". . . ."));
     }
