@@ -8,6 +8,7 @@ pub mod export;
 pub mod game;
 pub mod mail;
 pub mod models;
+pub mod openings;
 pub mod random;
 pub mod rules_cli;
 // `schema.rs` is written by `diesel print-schema` (see `diesel.toml`, checked by

@@ -12,6 +12,19 @@ diesel::table! {
 }
 
 diesel::table! {
+    book_moves (id) {
+        id -> Int8,
+        variant -> Text,
+        position -> Text,
+        game_id -> Int8,
+        ply -> Int4,
+        uci -> Text,
+        san -> Text,
+        result -> Text,
+    }
+}
+
+diesel::table! {
     challenges (id) {
         id -> Int8,
         creator_id -> Int8,
@@ -243,6 +256,7 @@ diesel::table! {
 }
 
 diesel::joinable!(api_tokens -> users (user_id));
+diesel::joinable!(book_moves -> games (game_id));
 diesel::joinable!(challenges -> games (game_id));
 diesel::joinable!(conditional_moves -> games (game_id));
 diesel::joinable!(conditional_moves -> users (user_id));
@@ -265,6 +279,7 @@ diesel::joinable!(user_preferences -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     api_tokens,
+    book_moves,
     challenges,
     conditional_moves,
     email_preferences,

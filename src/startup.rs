@@ -38,6 +38,11 @@ impl Application {
         if applied > 0 {
             log::info!("applied {applied} database migrations");
         }
+        // Games finished before the opening book existed join it now (nothing to do later on).
+        let indexed = crate::usecases::book::index_missing_games(&mut *pool.get()?)?;
+        if indexed > 0 {
+            log::info!("added {indexed} finished games to the opening book");
+        }
         let key = session_key(&settings)?;
         // Mail settings that cannot work stop the start, rather than every mail later.
         crate::mail::Mailer::from_settings(

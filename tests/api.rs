@@ -6,6 +6,7 @@ use common::TestApp;
 use serde_json::json;
 
 on_both_databases!(
+    the_opening_book_counts_finished_games_only,
     board_preferences_change_one_field_at_a_time_and_refuse_unknown_values,
     atomic_game_ends_with_explosion_and_pgn,
     sign_up_errors_are_clear,
@@ -773,4 +774,98 @@ fn legal_moves_of_any_position_with_the_fen_after_each() {
             r.body
         );
     }
+}
+
+fn the_opening_book_counts_finished_games_only(app: &TestApp) {
+    let a = app.user("alice");
+    let b = app.user("bob");
+    let resign = |g: i64, token: &str, ply: i64| {
+        let r = app.post(
+            &format!("/api/v1/games/{g}/actions"),
+            Some(token),
+            json!({"action": "resign", "ply": ply}),
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+    };
+    // 1. e4 e5 2. Nf3 Nc6, Black resigns (1-0); 1. e4 c5, White resigns (0-1); 1. d4 runs on.
+    let g1 = app.game("standard", &a, &b);
+    app.play_all(g1, &a, &b, &["e4", "e5", "Nf3", "Nc6"]);
+    resign(g1, &b, 4);
+    let g2 = app.game("standard", &a, &b);
+    app.play_all(g2, &a, &b, &["e4", "c5"]);
+    resign(g2, &a, 2);
+    let g3 = app.game("standard", &a, &b);
+    app.play_all(g3, &a, &b, &["d4"]);
+    let book = |variant: &str, fen: &str| {
+        let q = format!(
+            "/api/v1/openings?variant={variant}&fen={}",
+            fen.replace(' ', "%20").replace('/', "%2F")
+        );
+        app.get(&q, None)
+    };
+    let start = book(
+        "standard",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    );
+    assert_eq!(start.status, 200, "{}", start.body);
+    assert_eq!(
+        start.body["games"], 2,
+        "the running game is not in the book: {}",
+        start.body
+    );
+    assert_eq!(
+        start.body["moves"],
+        json!([{"uci": "e2e4", "san": "e4", "games": 2, "white": 1, "draws": 0, "black": 1}])
+    );
+    // After 1. e4, written with other move counters: the same position.
+    let e4 = book(
+        "standard",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 7",
+    );
+    assert_eq!(e4.body["games"], 2);
+    let sans: Vec<&str> = e4.body["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["san"].as_str().unwrap())
+        .collect();
+    assert_eq!(sans, ["c5", "e5"], "equal counts: by name");
+    assert_eq!(e4.body["moves"][0]["black"], 1);
+    assert_eq!(e4.body["opening"]["eco"], "B00");
+    assert!(
+        e4.body["opening"]["name"]
+            .as_str()
+            .unwrap()
+            .contains("King's Pawn"),
+        "{}",
+        e4.body
+    );
+    // Another variant has its own book; an unnamed position has no opening.
+    let atomic = book(
+        "atomic",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    );
+    assert_eq!(
+        (atomic.body["games"].clone(), atomic.body["opening"].clone()),
+        (json!(0), serde_json::Value::Null)
+    );
+    assert_eq!(book("standard", "not a fen").status, 422);
+    assert_eq!(book("checkers", "8/8/8/8/8/8/8/8 w - - 0 1").status, 422);
+    // Games finished before the book existed are added once, at the next start.
+    use diesel::RunQueryDsl;
+    let mut conn = app.state.pool.get().unwrap();
+    diesel::delete(slowfuse::schema::book_moves::table)
+        .execute(&mut *conn)
+        .unwrap();
+    let start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    assert_eq!(book("standard", start_fen).body["games"], 0);
+    assert_eq!(
+        slowfuse::usecases::book::index_missing_games(&mut conn).unwrap(),
+        2
+    );
+    assert_eq!(
+        slowfuse::usecases::book::index_missing_games(&mut conn).unwrap(),
+        0
+    );
+    assert_eq!(book("standard", start_fen).body["games"], 2);
 }

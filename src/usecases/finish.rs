@@ -1,5 +1,5 @@
-//! Ending a game with a result: the row, the ratings and the "game over" mail, in the caller's
-//! transaction. Every ending goes through here: a move that ends the game, an action, the
+//! Ending a game with a result: the row, the ratings, the opening book and the "game over" mail,
+//! in the caller's transaction. Every ending goes through here: a move that ends the game, an action, the
 //! worker's flag.
 
 use chrono::NaiveDateTime;
@@ -9,7 +9,8 @@ use slowfuse_rules::Outcome;
 use crate::db::DbConnection;
 use crate::game::store::write_finish;
 
-/// Ends the game: writes the result, rates it, and records the "game over" event.
+/// Ends the game: writes the result, rates it, adds it to the opening book, and records the
+/// "game over" event.
 pub fn finish_game(
     conn: &mut DbConnection,
     now: NaiveDateTime,
@@ -18,6 +19,7 @@ pub fn finish_game(
 ) -> QueryResult<()> {
     write_finish(conn, now, game_id, outcome)?;
     crate::usecases::ratings::record_result(conn, now, game_id, outcome)?;
+    crate::usecases::book::index_finished_game(conn, game_id)?;
     crate::usecases::notify::game_over(conn, now, game_id)?;
     Ok(())
 }

@@ -22,6 +22,7 @@ use crate::web::game_page::standing::{PlayerClock, Standing};
 
 mod messages;
 mod notifications;
+mod openings;
 mod positions;
 mod preferences;
 mod search;
@@ -84,6 +85,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 "/me/notifications",
                 web::put().to(notifications::put_notifications),
             )
+            .route("/openings", web::get().to(openings::get_openings))
             .route(
                 "/positions/moves",
                 web::post().to(positions::position_moves),
