@@ -350,7 +350,7 @@
       if (current) a.setAttribute("aria-current", "step"); else a.removeAttribute("aria-current");
     });
     board.dataset.movable = canMove && ply === lastPly ? "true" : "false";
-    board.dispatchEvent(new CustomEvent("board:shown", { detail: { ply: ply } }));
+    board.dispatchEvent(new CustomEvent("board:shown", { detail: { ply: ply, fen: p.fen } }));
     updateLinks();
   }
 

@@ -49,6 +49,89 @@
   select(fromAddress || tabs[0]);
   list.closest(".info-panel").classList.add("tabs-ready");
 
+  // ---------- Opening Book: the moves played from the position shown ----------
+  var bookPanel = document.getElementById("panel-book");
+  var bookBody = document.getElementById("book-body");
+  var board = document.getElementById("board");
+  var shareFen = document.getElementById("share-fen");
+  var bookFen = shareFen ? shareFen.value : "";
+  var bookShown = null; // the FEN the panel shows
+
+  function cell(row, text, tag) {
+    var c = document.createElement(tag || "td");
+    c.textContent = text;
+    row.appendChild(c);
+    return c;
+  }
+
+  function drawBook(data) {
+    bookBody.textContent = "";
+    if (data.opening) {
+      var name = document.createElement("p");
+      name.className = "book-opening";
+      var eco = document.createElement("strong");
+      eco.textContent = data.opening.eco;
+      name.appendChild(eco);
+      name.appendChild(document.createTextNode(" " + data.opening.name));
+      bookBody.appendChild(name);
+    }
+    var count = document.createElement("p");
+    count.id = "book-games";
+    count.textContent = data.games === 0
+      ? "No finished game on this server has reached this position."
+      : data.games + (data.games === 1 ? " finished game" : " finished games") + " reached this position.";
+    bookBody.appendChild(count);
+    if (!data.moves.length) return;
+    var table = document.createElement("table");
+    table.className = "list book-table";
+    var head = document.createElement("tr");
+    ["Move", "Games", "White wins", "Draws", "Black wins"].forEach(function (t) { cell(head, t, "th"); });
+    var thead = document.createElement("thead");
+    thead.appendChild(head);
+    table.appendChild(thead);
+    var body = document.createElement("tbody");
+    data.moves.forEach(function (m) {
+      var row = document.createElement("tr");
+      row.dataset.uci = m.uci;
+      cell(row, m.san);
+      cell(row, String(m.games));
+      cell(row, String(m.white));
+      cell(row, String(m.draws));
+      cell(row, String(m.black));
+      body.appendChild(row);
+    });
+    table.appendChild(body);
+    bookBody.appendChild(table);
+  }
+
+  function loadBook() {
+    if (!bookPanel || bookPanel.hidden || !bookFen || bookShown === bookFen) return;
+    var fen = bookFen;
+    bookShown = fen;
+    bookBody.textContent = "Looking up the book…";
+    var url = "/api/v1/openings?variant=" + encodeURIComponent(bookPanel.dataset.variant) +
+      "&fen=" + encodeURIComponent(fen);
+    fetch(url, { credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.json() : r.json().then(function (b) { throw new Error(b.error); }); })
+      .then(function (data) { if (fen === bookFen) drawBook(data); })
+      .catch(function (err) {
+        bookShown = null;
+        bookBody.textContent = "The book could not be read: " + err.message;
+      });
+  }
+
+  if (bookPanel && bookBody) {
+    tabs.forEach(function (tab) { tab.addEventListener("click", loadBook); });
+    list.addEventListener("keydown", function () { setTimeout(loadBook, 0); });
+    if (board) {
+      board.addEventListener("board:shown", function (e) {
+        if (e.detail && e.detail.fen) bookFen = e.detail.fen;
+        loadBook();
+      });
+    }
+    loadBook();
+  }
+
   // ---------- Share: copy buttons ----------
   var status = document.getElementById("copy-status");
   document.querySelectorAll(".copy-button").forEach(function (button) {

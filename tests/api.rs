@@ -851,6 +851,14 @@ fn the_opening_book_counts_finished_games_only(app: &TestApp) {
     );
     assert_eq!(book("standard", "not a fen").status, 422);
     assert_eq!(book("checkers", "8/8/8/8/8/8/8/8 w - - 0 1").status, 422);
+    // The PGN names the opening too, and reads cleanly elsewhere.
+    let (_, pgn) = app.get_text(&format!("/games/{g1}.pgn"));
+    assert!(pgn.contains("[ECO \"C44\"]"), "{pgn}");
+    assert!(
+        pgn.contains("[Opening \"King's Knight Opening: Normal Variation\"]"),
+        "{pgn}"
+    );
+    independent_reader_accepts(&pgn, &["e4", "e5", "Nf3", "Nc6"]);
     // Games finished before the book existed are added once, at the next start.
     use diesel::RunQueryDsl;
     let mut conn = app.state.pool.get().unwrap();

@@ -472,6 +472,7 @@ fn moving_through_a_game_flipping_and_animating_without_reloading_in_chromium(ap
             "Material Balance",
             "Tags",
             "Variant Information",
+            "Opening Book",
             "Engine Analysis",
             "Share",
             "Help"
@@ -517,6 +518,24 @@ fn moving_through_a_game_flipping_and_animating_without_reloading_in_chromium(ap
         "ply 5 of 5",
         "arrows in the tabs leave the board alone"
     );
+    // Opening Book: the finished game itself is in the book, move by move as the board moves.
+    visitor.find("#tab-book").click();
+    visitor.toolbar("Move to start").click();
+    visitor.wait_for_ply(0, 5);
+    visitor
+        .window
+        .wait_for_text("#book-games", "1 finished game reached this position.");
+    let row = visitor.find(r#".book-table tr[data-uci="g1f3"]"#).text();
+    assert_eq!(
+        row, "Nf3 1 1 0 0",
+        "move, games, White wins, draws, Black wins"
+    );
+    visitor.key(ARROW_RIGHT);
+    visitor.wait_for_ply(1, 5);
+    visitor
+        .window
+        .wait_for(r#".book-table tr[data-uci="g8f6"]"#);
+
     // Share: the FEN of the position shown, copied.
     visitor.find("#tab-share").click();
     visitor.toolbar("Move to start").click();

@@ -663,6 +663,7 @@ fn every_ply_shows_its_marks_and_the_board_flips_without_javascript(app: &TestAp
         ("Material Balance", "panel-material"),
         ("Tags", "panel-tags"),
         ("Variant Information", "panel-variant"),
+        ("Opening Book", "panel-book"),
         ("Engine Analysis", "panel-engine"),
         ("Share", "panel-share"),
         ("Help", "panel-help"),

@@ -1,10 +1,11 @@
 //! A game's PGN as anyone may read it, alone or many games in one file.
 
 use diesel::QueryResult;
-use slowfuse_rules::{Color, EndReason, PgnHeaders, write_pgn};
+use slowfuse_rules::{Color, EndReason, Game, PgnHeaders, write_pgn};
 
 use crate::db::DbConnection;
 use crate::game::{CorruptGame, GameRecord, load_game};
+use crate::openings::classify;
 use crate::usecases::messages::readable_conversation;
 
 /// The PGN of a game as anyone may read it: the moves, and of the conversation only what an
@@ -13,7 +14,7 @@ use crate::usecases::messages::readable_conversation;
 pub fn pgn_of(record: &GameRecord, public_url: &str) -> Result<String, CorruptGame> {
     let game = record.chess_game()?;
     Ok(write_pgn(
-        &headers(record, public_url),
+        &headers(record, public_url, &game),
         &game,
         &public_comments(record),
     ))
@@ -57,7 +58,7 @@ fn public_comments(record: &GameRecord) -> Vec<Option<String>> {
 }
 
 /// The tag pairs: event and site name the game on this server, the date is the day it began.
-fn headers(record: &GameRecord, public_url: &str) -> PgnHeaders {
+fn headers(record: &GameRecord, public_url: &str, game: &Game) -> PgnHeaders {
     let termination = record
         .game
         .termination
@@ -79,6 +80,14 @@ fn headers(record: &GameRecord, public_url: &str) -> PgnHeaders {
             .name_of(crate::game::Seat::first_board(Color::Black))
             .to_string(),
         termination,
-        extra: Vec::new(),
+        // Standard chess: the opening by the CC0 names, as other programs tag it.
+        extra: classify(game)
+            .map(|o| {
+                vec![
+                    ("ECO".to_string(), o.eco.to_string()),
+                    ("Opening".to_string(), o.name.to_string()),
+                ]
+            })
+            .unwrap_or_default(),
     }
 }

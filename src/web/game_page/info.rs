@@ -9,6 +9,8 @@ use crate::web::variant_info::variant_info_html;
 /// The variant as the page names and explains it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VariantPanel {
+    /// Its stored name (`atomic`), as the API takes it.
+    pub key: String,
     /// Its display name ("Atomic"), or the stored name if it is not one we know.
     pub name: String,
     /// Its rules as HTML from `docs/variants.md` (our own text, not escaped); empty if none.
@@ -19,10 +21,12 @@ pub struct VariantPanel {
 pub fn variant_panel(variant: &str) -> VariantPanel {
     match variant.parse::<Variant>() {
         Ok(v) => VariantPanel {
+            key: v.as_str().to_string(),
             name: v.display_name().to_string(),
             info: variant_info_html(v),
         },
         Err(_) => VariantPanel {
+            key: variant.to_string(),
             name: variant.to_string(),
             info: "",
         },
