@@ -1,5 +1,5 @@
 //! Opening names: the ECO code and name of a standard-chess position, from the CC0 data under
-//! `data/openings/` built into the binary. Positions are compared, not move orders, so a
+//! `openings/` built into the binary. Positions are compared, not move orders, so a
 //! transposition finds its name. Pure: no I/O beyond the data compiled in.
 
 use std::collections::HashMap;
@@ -15,11 +15,11 @@ pub struct Opening {
 }
 
 const DATA: [&str; 5] = [
-    include_str!("../data/openings/a.tsv"),
-    include_str!("../data/openings/b.tsv"),
-    include_str!("../data/openings/c.tsv"),
-    include_str!("../data/openings/d.tsv"),
-    include_str!("../data/openings/e.tsv"),
+    include_str!("../openings/a.tsv"),
+    include_str!("../openings/b.tsv"),
+    include_str!("../openings/c.tsv"),
+    include_str!("../openings/d.tsv"),
+    include_str!("../openings/e.tsv"),
 ];
 
 /// The key of a position: its FEN without the move counters (board and pockets, side to move,

@@ -45,6 +45,15 @@ pub struct PocketView {
     pub pieces: Vec<PocketPiece>,
 }
 
+/// The kinds a pocket holds, strongest first (the order of FEN pockets).
+const POCKET_ORDER: [Role; 5] = [
+    Role::Queen,
+    Role::Rook,
+    Role::Bishop,
+    Role::Knight,
+    Role::Pawn,
+];
+
 /// `pocket` of `color` as drawn (only the kinds held).
 pub fn pocket_view(pocket: &Pocket, color: Color) -> PocketView {
     let (prefix, word) = match color {
@@ -53,36 +62,24 @@ pub fn pocket_view(pocket: &Pocket, color: Color) -> PocketView {
     };
     PocketView {
         color: word,
-        pieces: [
-            Role::Queen,
-            Role::Rook,
-            Role::Bishop,
-            Role::Knight,
-            Role::Pawn,
-        ]
-        .into_iter()
-        .filter(|&role| pocket.count(role) > 0)
-        .map(|role| PocketPiece {
-            code: format!("{prefix}{}", role_letter(role)),
-            name: format!("{word} {}", role_word(role)),
-            count: pocket.count(role),
-        })
-        .collect(),
+        pieces: POCKET_ORDER
+            .into_iter()
+            .filter(|&role| pocket.count(role) > 0)
+            .map(|role| PocketPiece {
+                code: format!("{prefix}{}", role_letter(role)),
+                name: format!("{word} {}", role_word(role)),
+                count: pocket.count(role),
+            })
+            .collect(),
     }
 }
 
 /// Pieces in hand as letters in FEN order, upper case, e.g. `QNPP`; empty when none.
 pub fn pocket_letters(pocket: &Pocket) -> String {
-    [
-        Role::Queen,
-        Role::Rook,
-        Role::Bishop,
-        Role::Knight,
-        Role::Pawn,
-    ]
-    .into_iter()
-    .flat_map(|role| std::iter::repeat_n(role_letter(role), usize::from(pocket.count(role))))
-    .collect()
+    POCKET_ORDER
+        .into_iter()
+        .flat_map(|role| std::iter::repeat_n(role_letter(role), usize::from(pocket.count(role))))
+        .collect()
 }
 
 fn role_letter(role: Role) -> char {

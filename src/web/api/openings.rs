@@ -2,16 +2,17 @@
 //! from that position in finished games of the variant on this server, with their results, and
 //! in standard chess the opening's ECO code and name.
 
-use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 use serde::Deserialize;
 use serde_json::json;
-use slowfuse_rules::{Game, Variant};
+use slowfuse_rules::Variant;
 
 use crate::openings::opening_at;
 use crate::usecases::book::book_position;
 use crate::web::AppState;
 use crate::web::errors::ApiError;
+
+use super::positions::position_from;
 
 #[derive(Deserialize)]
 pub struct OpeningsQuery {
@@ -19,28 +20,13 @@ pub struct OpeningsQuery {
     fen: String,
 }
 
-fn unprocessable(message: String) -> ApiError {
-    ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, message)
-}
-
 pub async fn get_openings(
     state: web::Data<AppState>,
     query: web::Query<OpeningsQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let query = query.into_inner();
-    let variant: Variant = query.variant.parse().map_err(|_| {
-        unprocessable(format!(
-            "unknown variant \"{}\"",
-            query.variant.chars().take(40).collect::<String>()
-        ))
-    })?;
-    if query.fen.chars().count() > 200 {
-        return Err(unprocessable("a FEN is at most 200 characters".into()));
-    }
     // Read as the rules read it, so that the same position written two ways is one position.
-    let fen = Game::from_fen(variant, query.fen.trim())
-        .map_err(|e| unprocessable(format!("not a position of {}: {e}", variant.as_str())))?
-        .fen();
+    let (variant, game) = position_from(&query.variant, &query.fen)?;
+    let fen = game.fen();
     let key = fen.clone();
     let book = state
         .db(move |c| book_position(c, variant.as_str(), &key))

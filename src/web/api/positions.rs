@@ -41,22 +41,28 @@ pub fn moves_json(game: &Game) -> Value {
     json!({ "moves": moves, "outcome": outcome })
 }
 
-pub async fn position_moves(body: web::Json<PositionBody>) -> Result<HttpResponse, ApiError> {
-    let body = body.into_inner();
-    let variant: Variant = body.variant.parse().map_err(|_| {
+/// A position a client sent: its variant by name and its FEN, read as the rules read them; a
+/// clear 422 for an unknown variant, an over-long FEN or one that is not a position of it.
+pub fn position_from(variant: &str, fen: &str) -> Result<(Variant, Game), ApiError> {
+    let variant: Variant = variant.parse().map_err(|_| {
         let names: Vec<&str> = Variant::ALL.iter().map(|v| v.as_str()).collect();
         unprocessable(format!(
             "unknown variant \"{}\": use {}",
-            body.variant.chars().take(40).collect::<String>(),
+            variant.chars().take(40).collect::<String>(),
             names.join(", ")
         ))
     })?;
-    if body.fen.chars().count() > MAX_FEN_CHARS {
+    if fen.chars().count() > MAX_FEN_CHARS {
         return Err(unprocessable(format!(
             "a FEN is at most {MAX_FEN_CHARS} characters"
         )));
     }
-    let game = Game::from_fen(variant, body.fen.trim())
+    let game = Game::from_fen(variant, fen.trim())
         .map_err(|e| unprocessable(format!("not a position of {}: {e}", variant.as_str())))?;
+    Ok((variant, game))
+}
+
+pub async fn position_moves(body: web::Json<PositionBody>) -> Result<HttpResponse, ApiError> {
+    let (_, game) = position_from(&body.variant, &body.fen)?;
     Ok(HttpResponse::Ok().json(moves_json(&game)))
 }

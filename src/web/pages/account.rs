@@ -4,9 +4,11 @@ use actix_session::Session;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
+use chrono::NaiveDateTime;
 use serde::Deserialize;
 
 use super::{check_csrf, render, require_login, see_other};
+use crate::db::DbConnection;
 use crate::usecases::accounts;
 use crate::usecases::leave::{self, LeaveSummary};
 use crate::usecases::{email_settings, preferences};
@@ -330,6 +332,36 @@ pub async fn book_leave(
     }
 }
 
+/// A change to one of the logged-in player's leave bookings (`POST /account/leave/{id}/…`):
+/// `change` runs with the booking's id; a flash message on success, the account page with the
+/// refusal otherwise.
+async fn change_leave<T: Send + 'static>(
+    state: &AppState,
+    session: &Session,
+    id: i64,
+    csrf_token: &str,
+    change: fn(&mut DbConnection, NaiveDateTime, i64, i64) -> Result<T, leave::LeaveError>,
+    done: fn(T) -> String,
+) -> Result<HttpResponse, WebError> {
+    let user_id = match require_login(session, "/account") {
+        Ok(id) => id,
+        Err(redirect) => return Ok(*redirect),
+    };
+    check_csrf(session, csrf_token)?;
+    let now = state.now();
+    match state.db(move |c| change(c, now, user_id, id)).await? {
+        Ok(changed) => {
+            session::flash(session, "info", done(changed));
+            Ok(see_other("/account"))
+        }
+        Err(e) => {
+            let refused = refusal(e)?;
+            let (status, message) = (refused.status, Some(refused.message));
+            account_page_for(state, session, user_id, status, None, message).await
+        }
+    }
+}
+
 /// Ends the logged-in player's leave under way now (`POST /account/leave/{id}/end`).
 pub async fn end_leave(
     state: web::Data<AppState>,
@@ -337,62 +369,41 @@ pub async fn end_leave(
     path: web::Path<i64>,
     form: web::Form<CsrfForm>,
 ) -> Result<HttpResponse, WebError> {
-    let user_id = match require_login(&session, "/account") {
-        Ok(id) => id,
-        Err(redirect) => return Ok(*redirect),
+    let done = |taken: leave::Leave| {
+        let days = taken.days();
+        let plural = if days == 1 { "" } else { "s" };
+        format!(
+            "Your leave has ended: your clocks run again. It took {days} day{plural}; the rest are yours again."
+        )
     };
-    check_csrf(&session, &form.csrf_token)?;
     let id = path.into_inner();
-    let now = state.now();
-    match state
-        .db(move |c| leave::end_leave_now(c, now, user_id, id))
-        .await?
-    {
-        Ok(taken) => {
-            let days = taken.days();
-            let plural = if days == 1 { "" } else { "s" };
-            session::flash(
-                &session,
-                "info",
-                format!(
-                    "Your leave has ended: your clocks run again. It took {days} day{plural}; the rest are yours again."
-                ),
-            );
-            Ok(see_other("/account"))
-        }
-        Err(e) => {
-            let refused = refusal(e)?;
-            let (status, message) = (refused.status, Some(refused.message));
-            account_page_for(&state, &session, user_id, status, None, message).await
-        }
-    }
+    change_leave(
+        &state,
+        &session,
+        id,
+        &form.csrf_token,
+        leave::end_leave_now,
+        done,
+    )
+    .await
 }
 
+/// Cancels the logged-in player's leave that has not begun (`POST /account/leave/{id}/cancel`).
 pub async fn cancel_leave(
     state: web::Data<AppState>,
     session: Session,
     path: web::Path<i64>,
     form: web::Form<CsrfForm>,
 ) -> Result<HttpResponse, WebError> {
-    let user_id = match require_login(&session, "/account") {
-        Ok(id) => id,
-        Err(redirect) => return Ok(*redirect),
-    };
-    check_csrf(&session, &form.csrf_token)?;
+    let done = |()| "Leave cancelled.".to_string();
     let id = path.into_inner();
-    let now = state.now();
-    match state
-        .db(move |c| leave::cancel_leave(c, now, user_id, id))
-        .await?
-    {
-        Ok(()) => {
-            session::flash(&session, "info", "Leave cancelled.");
-            Ok(see_other("/account"))
-        }
-        Err(e) => {
-            let refused = refusal(e)?;
-            let (status, message) = (refused.status, Some(refused.message));
-            account_page_for(&state, &session, user_id, status, None, message).await
-        }
-    }
+    change_leave(
+        &state,
+        &session,
+        id,
+        &form.csrf_token,
+        leave::cancel_leave,
+        done,
+    )
+    .await
 }
