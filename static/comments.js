@@ -8,6 +8,8 @@
     var link = document.getElementById("comments-toggle");
     if (!link) return;
     var panel = link.closest(".info-panel") || document.body;
+    var saving = Promise.resolve(); // the stores in flight, in order
+    var clicks = 0;
     link.addEventListener("click", function (event) {
       if (link.getAttribute("data-rendered") !== "yes") return;
       event.preventDefault();
@@ -15,7 +17,15 @@
       panel.classList.toggle("comments-hidden", hide);
       var url = new URL(link.href, window.location.href);
       url.searchParams.set("comments", hide ? "hide" : "show");
-      fetch(url.toString(), { credentials: "same-origin" }).catch(function () {});
+      // One request after the other, so that quick clicks are stored in the order made.
+      var store = url.toString();
+      var click = ++clicks;
+      link.dataset.stored = "no";
+      saving = saving.then(function () {
+        return fetch(store, { credentials: "same-origin" }).catch(function () {});
+      }).then(function () {
+        if (click === clicks) link.dataset.stored = "yes"; // the last click is stored
+      });
       url.searchParams.set("comments", hide ? "show" : "hide");
       link.href = url.pathname + url.search;
       link.setAttribute("aria-selected", String(hide));

@@ -81,6 +81,16 @@
       ? "No finished game on this server has reached this position."
       : data.games + (data.games === 1 ? " finished game" : " finished games") + " reached this position.";
     bookBody.appendChild(count);
+    if (data.games > 0) {
+      var link = document.createElement("a");
+      link.id = "book-search";
+      link.href = "/search?variant=" + encodeURIComponent(bookPanel.dataset.variant) +
+        "&status=finished&position=" + encodeURIComponent(data.fen);
+      link.textContent = "Find them in the game database";
+      var p = document.createElement("p");
+      p.appendChild(link);
+      bookBody.appendChild(p);
+    }
     if (!data.moves.length) return;
     var table = document.createElement("table");
     table.className = "list book-table";

@@ -851,6 +851,34 @@ fn the_opening_book_counts_finished_games_only(app: &TestApp) {
     );
     assert_eq!(book("standard", "not a fen").status, 422);
     assert_eq!(book("checkers", "8/8/8/8/8/8/8/8 w - - 0 1").status, 422);
+    // The games behind a book position, found by the search.
+    let found = |fen: &str| -> Vec<i64> {
+        let q = format!(
+            "/api/v1/search?variant=standard&status=finished&position={}",
+            fen.replace(' ', "%20").replace('/', "%2F")
+        );
+        let r = app.get(&q, None);
+        assert_eq!(r.status, 200, "{}", r.body);
+        let mut ids: Vec<i64> = r.body["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["id"].as_i64().unwrap())
+            .collect();
+        ids.sort();
+        ids
+    };
+    assert_eq!(
+        found("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"),
+        [g1, g2]
+    );
+    // After 1. e4 e5 only the first game went on (2. Nf3).
+    assert_eq!(
+        found("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"),
+        [g1]
+    );
+    let bad = app.get("/api/v1/search?position=nonsense", None);
+    assert_eq!(bad.status, 422, "{}", bad.body);
     // The PGN names the opening too, and reads cleanly elsewhere.
     let (_, pgn) = app.get_text(&format!("/games/{g1}.pgn"));
     assert!(pgn.contains("[ECO \"C44\"]"), "{pgn}");

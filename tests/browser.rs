@@ -535,6 +535,18 @@ fn moving_through_a_game_flipping_and_animating_without_reloading_in_chromium(ap
     visitor
         .window
         .wait_for(r#".book-table tr[data-uci="g8f6"]"#);
+    // Those games, in the game database.
+    let search = visitor
+        .find("#book-search")
+        .attribute("href")
+        .unwrap_or_default();
+    assert!(
+        search.starts_with("/search?variant=atomic&status=finished&position="),
+        "{search}"
+    );
+    let (status, page) = app.get_text(&search);
+    assert_eq!(status, 200);
+    assert!(page.contains(&format!(r#"href="/games/{id}""#)), "{page}");
 
     // Share: the FEN of the position shown, copied.
     visitor.find("#tab-share").click();

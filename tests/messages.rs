@@ -891,7 +891,9 @@ fn hide_comments_toggles_at_once_with_javascript(app: &TestApp) {
     assert_eq!(shown(), json!(true));
     window.find("#comments-toggle").click();
     window.wait_for(r#"#comments-toggle[aria-selected="true"]"#);
-    // The stored choice holds on the next page: the comments are not even sent.
+    // Stored in the order clicked (the last click wins), then kept on the next page: the
+    // comments are not even sent.
+    window.wait_for(r#"#comments-toggle[data-stored="yes"]"#);
     window.wait_until("the choice stored", || {
         window.goto(&format!("{}/games/{g}", app.base));
         window

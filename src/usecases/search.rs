@@ -9,7 +9,8 @@ use slowfuse_rules::{Color, Variant};
 use crate::db::{DbConnection, MultiBackend};
 use crate::game::color_name;
 use crate::models::Game;
-use crate::schema::{game_players, game_tags, games, users};
+use crate::openings::position_key;
+use crate::schema::{book_moves, game_players, game_tags, games, users};
 use crate::usecases::tags::{TagError, check_tag, my_tags_on};
 
 /// Games per page unless `per_page` says otherwise.
@@ -44,6 +45,9 @@ pub struct SearchParams {
     pub rated: String,
     /// The searcher's own tags, separated by spaces or commas: games carrying all of them.
     pub tags: String,
+    /// A position (FEN) of the variant (standard when none is named): the finished games that
+    /// moved on from it within their first 30 moves a side (the games the opening book counts).
+    pub position: String,
     /// Dates as `YYYY-MM-DD` (UTC), both ends included.
     pub started_from: String,
     pub started_to: String,
@@ -92,6 +96,8 @@ pub enum SearchError {
     TagsNeedLogin,
     #[error("search for at most 5 tags at once")]
     TooManyTags,
+    #[error("position must be a FEN of the variant: {0}")]
+    BadPosition(String),
     #[error(transparent)]
     Tag(#[from] TagError),
 }
@@ -126,6 +132,8 @@ pub struct Search {
     pub rated: Option<bool>,
     /// The searcher's tags, as stored.
     pub tags: Vec<String>,
+    /// The opening book's key of a position the games passed through.
+    pub position: Option<String>,
     pub started: DateRange,
     pub finished: DateRange,
     pub sort: Sort,
@@ -223,6 +231,7 @@ impl SearchParams {
             ("status", &self.status),
             ("rated", &self.rated),
             ("tags", &self.tags),
+            ("position", &self.position),
             ("started_from", &self.started_from),
             ("started_to", &self.started_to),
             ("finished_from", &self.finished_from),
@@ -288,6 +297,15 @@ impl SearchParams {
         if !tags.is_empty() && !logged_in {
             return Err(SearchError::TagsNeedLogin);
         }
+        let position = match self.position.trim() {
+            "" => None,
+            fen => {
+                let game =
+                    slowfuse_rules::Game::from_fen(variant.unwrap_or(Variant::Standard), fen)
+                        .map_err(|e| SearchError::BadPosition(e.to_string()))?;
+                Some(position_key(&game.fen()))
+            }
+        };
         Ok(Search {
             player,
             opponent,
@@ -297,6 +315,7 @@ impl SearchParams {
             status,
             rated,
             tags,
+            position,
             started: range(
                 ("started from", &self.started_from),
                 ("started to", &self.started_to),
@@ -453,6 +472,17 @@ fn filtered<'a>(s: &'a Search, viewer: Option<i64>, players: &Players) -> Filter
     }
     if let Some(until) = s.finished.until {
         q = q.filter(games::finished_at.lt(until));
+    }
+    if let Some(key) = &s.position {
+        let variant = s.variant.unwrap_or(Variant::Standard).as_str();
+        q = q.filter(
+            games::id.eq_any(
+                book_moves::table
+                    .filter(book_moves::variant.eq(variant))
+                    .filter(book_moves::position.eq(key.as_str()))
+                    .select(book_moves::game_id),
+            ),
+        );
     }
     // Tags are only ever the searcher's own.
     let me = viewer.unwrap_or(-1);

@@ -146,7 +146,8 @@ impl UseCaseError for SearchError {
             | SearchError::BadDate(..)
             | SearchError::EmptyRange(..)
             | SearchError::TagsNeedLogin
-            | SearchError::TooManyTags => StatusCode::UNPROCESSABLE_ENTITY,
+            | SearchError::TooManyTags
+            | SearchError::BadPosition(_) => StatusCode::UNPROCESSABLE_ENTITY,
             SearchError::Tag(e) => e.status(),
         }
     }
