@@ -7,7 +7,7 @@ use super::standing::Standing;
 use super::viewer::{Rights, Viewer};
 use crate::game::color_name;
 use crate::usecases::preferences::Preferences;
-use crate::web::board::{BoardView, PocketView, board_view, pocket_view};
+use crate::web::board::{BoardView, PocketView, board_view, pocket_letters, pocket_view};
 
 /// The board panel as drawn.
 #[derive(Clone, Debug)]
@@ -48,19 +48,9 @@ pub struct BoardPanel {
     pub pocket_rows: Option<(PocketView, PocketView)>,
 }
 
-/// Pieces in hand as text, e.g. `P P N`; empty when none.
+/// Pieces in hand as text, strongest first, e.g. `Q N P P`; empty when none.
 pub fn pocket_text(p: &Pocket) -> String {
-    let counts = [
-        (p.queens, "Q"),
-        (p.rooks, "R"),
-        (p.bishops, "B"),
-        (p.knights, "N"),
-        (p.pawns, "P"),
-    ];
-    let letters: Vec<&str> = counts
-        .iter()
-        .flat_map(|&(n, letter)| std::iter::repeat_n(letter, usize::from(n)))
-        .collect();
+    let letters: Vec<String> = pocket_letters(p).chars().map(String::from).collect();
     letters.join(" ")
 }
 

@@ -146,10 +146,6 @@ pub struct GamePage {
     confirm: Option<Preview>,
     /// Asking whether the player resigns: the message typed with it.
     resign_question: Option<String>,
-    /// The action form asks for a confirmation before a move is played (a preference).
-    confirm_moves: bool,
-    /// After a move, the next game awaiting the player's move opens (a preference).
-    next_game_after_move: bool,
 }
 
 /// Everything the page is built from, gathered before any panel is.
@@ -238,8 +234,6 @@ impl GamePage {
             ),
             confirm: preview.cloned(),
             resign_question,
-            confirm_moves: extras.preferences.confirm_moves,
-            next_game_after_move: extras.preferences.next_game_after_move,
             share_url: format!(
                 "{}/games/{}",
                 input.public_url.trim_end_matches('/'),

@@ -7,7 +7,7 @@ use askama::Template;
 use chrono::NaiveDateTime;
 use serde::Deserialize;
 
-use super::{check_csrf, render, require_login, see_other};
+use super::{check_csrf, local_path, render, require_login, see_other};
 use crate::db::DbConnection;
 use crate::usecases::accounts;
 use crate::usecases::leave::{self, LeaveSummary};
@@ -50,14 +50,6 @@ struct AccountPage {
     time_zones: Vec<&'static str>,
     /// The board settings form (`_settings_form.html`).
     settings: SettingsForm,
-}
-
-/// Only a path on this site may be a redirect target.
-fn safe_next(next: Option<&str>) -> String {
-    match next {
-        Some(n) if n.starts_with('/') && !n.starts_with("//") && !n.contains('\\') => n.to_string(),
-        _ => "/".to_string(),
-    }
 }
 
 pub async fn signup_form(session: Session) -> Result<HttpResponse, WebError> {
@@ -140,7 +132,7 @@ pub async fn login_form(
         layout: Layout::from_session(&session),
         error: None,
         username: String::new(),
-        next: safe_next(query.next.as_deref()),
+        next: local_path(query.next.as_deref(), "/"),
     };
     render(StatusCode::OK, &page)
 }
@@ -171,7 +163,7 @@ pub async fn login(
     {
         Ok(user) => {
             session::log_in(&session, user.id, &user.username);
-            Ok(see_other(&safe_next(form.next.as_deref())))
+            Ok(see_other(&local_path(form.next.as_deref(), "/")))
         }
         Err(err) => {
             let refused = refusal(err)?;
@@ -179,7 +171,7 @@ pub async fn login(
                 layout: Layout::from_session(&session),
                 error: Some(refused.message),
                 username: form.username,
-                next: safe_next(form.next.as_deref()),
+                next: local_path(form.next.as_deref(), "/"),
             };
             render(refused.status, &page)
         }

@@ -97,6 +97,15 @@ pub fn render(status: StatusCode, page: &impl Template) -> Result<HttpResponse, 
         .body(body))
 }
 
+/// `next` if it is a path on this site (a redirect target from a form or the address), else
+/// `fallback`: never another host.
+fn local_path(next: Option<&str>, fallback: &str) -> String {
+    match next {
+        Some(n) if n.starts_with('/') && !n.starts_with("//") && !n.contains('\\') => n.to_string(),
+        _ => fallback.to_string(),
+    }
+}
+
 /// A 303 redirect, the answer to every successful form post.
 pub fn see_other(location: &str) -> HttpResponse {
     HttpResponse::SeeOther()

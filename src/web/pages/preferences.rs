@@ -5,7 +5,7 @@ use actix_session::Session;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 
-use super::{check_csrf, require_login, see_other};
+use super::{check_csrf, local_path, require_login, see_other};
 use crate::usecases::preferences::{self, PreferencesChange};
 use crate::web::errors::{WebError, refusal};
 use crate::web::{AppState, session};
@@ -25,14 +25,6 @@ pub struct PreferencesForm {
     next_game_after_move: Option<String>,
 }
 
-/// Only a path on this site may be the way back.
-fn local_path(back: Option<&str>) -> String {
-    match back {
-        Some(b) if b.starts_with('/') && !b.starts_with("//") && !b.contains('\\') => b.to_string(),
-        _ => "/account".to_string(),
-    }
-}
-
 /// Saves the form; a script asking for JSON gets `204` (or the refusal's status and message),
 /// a browser without one a flash message and the page it came from.
 pub async fn save(
@@ -42,7 +34,7 @@ pub async fn save(
     form: web::Form<PreferencesForm>,
 ) -> Result<HttpResponse, WebError> {
     let form = form.into_inner();
-    let back = local_path(form.back.as_deref());
+    let back = local_path(form.back.as_deref(), "/account");
     let me = match require_login(&session, &back) {
         Ok(id) => id,
         Err(redirect) => return Ok(*redirect),
