@@ -1,6 +1,15 @@
 // @generated automatically by Diesel CLI.
 
 diesel::table! {
+    analysis_trees (game_id, user_id) {
+        game_id -> Int8,
+        user_id -> Int8,
+        pgn -> Text,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     api_tokens (id) {
         id -> Int8,
         user_id -> Int8,
@@ -255,6 +264,8 @@ diesel::table! {
     }
 }
 
+diesel::joinable!(analysis_trees -> games (game_id));
+diesel::joinable!(analysis_trees -> users (user_id));
 diesel::joinable!(api_tokens -> users (user_id));
 diesel::joinable!(book_moves -> games (game_id));
 diesel::joinable!(challenges -> games (game_id));
@@ -278,6 +289,7 @@ diesel::joinable!(ratings -> users (user_id));
 diesel::joinable!(user_preferences -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
+    analysis_trees,
     api_tokens,
     book_moves,
     challenges,

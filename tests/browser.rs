@@ -13,6 +13,7 @@ on_both_databases!(
     moving_through_a_game_flipping_and_animating_without_reloading_in_chromium,
     crazyhouse_pieces_in_hand_are_dragged_or_clicked_onto_the_board_in_chromium,
     board_settings_and_confirming_moves_in_chromium,
+    the_analysis_board_keeps_variations_across_a_reload_for_its_owner_only_in_chromium,
 );
 
 const DESKTOP: (u32, u32) = (1200, 900);
@@ -845,4 +846,126 @@ fn board_settings_and_confirming_moves_in_chromium(app: &TestApp) {
         .wait_until("the theme kept in the browser", || {
             (visitor.board_attribute("data-theme") == "brown").then_some(())
         });
+}
+
+impl Player<'_> {
+    /// Opens the Analysis Board tab and its overlay, and waits until the tree is loaded.
+    fn open_analysis(&self) {
+        self.find("#tab-analysis").click();
+        self.find("#analysis-open").click();
+        self.window
+            .wait_for("#analysis-overlay:not([hidden]) #analysis-board .sq");
+        self.window.wait_until("the analysis loaded", || {
+            let status = self.find("#analysis-status").text();
+            (!status.starts_with("Loading")).then_some(())
+        });
+    }
+
+    fn analysis_square(&self, name: &str) -> Element<'_> {
+        self.find(&format!(r#"#analysis-board [data-sq="{name}"]"#))
+    }
+
+    /// Waits until the analysis says it is stored, then clears the word for the next wait.
+    fn wait_analysis_saved(&self) {
+        self.window.wait_for_text("#analysis-status", "Saved");
+        self.window.execute(
+            "document.getElementById('analysis-status').textContent = '';",
+            serde_json::json!([]),
+        );
+    }
+
+    fn analysis_moves(&self) -> String {
+        self.find("#analysis-moves").text()
+    }
+}
+
+fn the_analysis_board_keeps_variations_across_a_reload_for_its_owner_only_in_chromium(
+    app: &TestApp,
+) {
+    let Some(chromedriver) = chromedriver() else {
+        return;
+    };
+    let driver = Driver::start(&chromedriver);
+    let alice = Player::new("alice", &driver, app);
+    let bob = Player::new("bob", &driver, app);
+    let alice_token = browser_user_with_token(app, &alice);
+    let bob_token = browser_user_with_token(app, &bob);
+    let id = app.game("atomic", &alice_token, &bob_token);
+    app.play_all(id, &alice_token, &bob_token, &["e4", "e5"]);
+    let game = format!("/games/{id}");
+
+    // During her game, alice drags a knight on the analysis board: the game's moves lead to it.
+    alice.open_game_to_move(&game);
+    alice.open_analysis();
+    assert_eq!(
+        alice.find("#analysis-fen").property("value"),
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    );
+    alice
+        .window
+        .drag(&alice.analysis_square("g1"), &alice.analysis_square("f3"));
+    alice.wait_analysis_saved();
+    assert!(
+        alice.analysis_moves().contains("1. e4 e5 2. Nf3"),
+        "{}",
+        alice.analysis_moves()
+    );
+
+    // Back one move and click-click another: a variation beside the main line.
+    alice.find("#analysis-back").click();
+    alice.analysis_square("d2").click();
+    alice
+        .window
+        .wait_for(r#"#analysis-board [data-sq="d2"].selected"#);
+    alice
+        .window
+        .wait_for(r#"#analysis-board [data-sq="d4"].legal"#);
+    alice.analysis_square("d4").click();
+    alice.wait_analysis_saved();
+    alice.window.wait_for_text(".an-variation", "2. d4");
+    // Black's reply in the variation, then taken back.
+    alice.analysis_square("e5").click();
+    alice
+        .window
+        .wait_for(r#"#analysis-board [data-sq="e5"].selected"#);
+    alice.analysis_square("d4").click();
+    alice.wait_analysis_saved();
+    alice.window.wait_for_text(".an-variation", "exd4");
+    alice.find("#analysis-takeback").click();
+    alice.wait_analysis_saved();
+    assert!(!alice.find(".an-variation").text().contains("exd4"));
+    assert_eq!(
+        alice.find("#analysis-fen").property("value"),
+        "rnbqkbnr/pppp1ppp/8/4p3/3PP3/8/PPP2PPP/RNBQKBNR b KQkq - 0 2"
+    );
+    screenshot(&alice.window, "analysis-board.png");
+    alice.find("#analysis-close").click();
+    assert_eq!(
+        alice.piece_on("f3"),
+        None,
+        "the game's own board is untouched"
+    );
+
+    // After a reload (or on another device) the tree is there, the variation beside the line.
+    alice.open(&game);
+    alice.open_analysis();
+    let moves = alice.analysis_moves();
+    assert!(
+        moves.contains("2. Nf3") && moves.contains("2. d4"),
+        "{moves}"
+    );
+
+    // The opponent: his own empty analysis, and nothing of hers anywhere he looks.
+    bob.open(&game);
+    bob.open_analysis();
+    assert!(bob.window.find_all(".an-variation").is_empty());
+    assert!(
+        !bob.analysis_moves().contains("Nf3"),
+        "{}",
+        bob.analysis_moves()
+    );
+    let r = app.get(&format!("/api/v1/games/{id}/analysis"), Some(&bob_token));
+    assert_eq!(r.body["pgn"], "");
+    let r = app.get(&format!("/api/v1/games/{id}"), Some(&bob_token));
+    assert!(!r.body.to_string().contains("Nf3"));
 }

@@ -309,6 +309,7 @@ on_both_databases_at_t0!(sqlite_more, postgres_more:
     leave_freezes_the_clock_and_the_opponent_sees_it,
     leave_is_limited_by_the_yearly_allowance,
     giving_time_extends_the_opponents_deadline,
+    the_overview_tells_draw_offers_gifts_and_leave_at_their_ply,
 );
 
 fn book(app: &TestApp, token: &str, start: &str, days: i64) -> common::Reply {
@@ -492,4 +493,85 @@ fn a_rated_game_needs_a_clock() {
     );
     assert_eq!(r.status, 422, "{}", r.body);
     assert!(r.body["error"].as_str().unwrap().contains("needs a clock"));
+}
+
+/// The move list shown with the page: its items' text, one per move line.
+fn move_lines(page: &str) -> Vec<String> {
+    let list = page
+        .split("class=\"movelist")
+        .nth(1)
+        .and_then(|rest| rest.split("</ol>").next())
+        .unwrap_or_default();
+    list.split("<li")
+        .skip(1)
+        .map(|item| {
+            let text = regex::Regex::new(r"<[^>]*>")
+                .unwrap()
+                .replace_all(item, " ");
+            text.split_whitespace().collect::<Vec<_>>().join(" ")
+        })
+        .collect()
+}
+
+fn the_overview_tells_draw_offers_gifts_and_leave_at_their_ply(app: &TestApp, clock: &FixedClock) {
+    let (a, b, g) = alice_v_bob(
+        app,
+        json!({"variant": "atomic", "color": "white", "days_per_move": 3}),
+    );
+    let act = |who: &str, body: serde_json::Value| {
+        let r = app.post(&format!("/api/v1/games/{g}/actions"), Some(who), body);
+        assert_eq!(r.status, 200, "{}", r.body);
+    };
+    app.play_all(g, &a, &b, &["e4", "e5"]);
+    act(&a, json!({"action": "offer_draw", "ply": 2}));
+    act(
+        &b,
+        json!({"action": "decline_draw", "ply": 2, "message": "not yet"}),
+    );
+    act(&b, json!({"action": "give_time", "ply": 2, "days": 2}));
+    // Leave from tomorrow, then a move during it.
+    assert_eq!(book(app, &a, "2026-03-02", 2).status, 201);
+    clock.advance(Duration::days(1) + Duration::hours(13));
+    assert_eq!(app.play(g, &a, "Nf3", 2).status, 200);
+
+    let (_, page) = app.get_text(&format!("/games/{g}"));
+    let lines = move_lines(&page);
+    let e5 = lines
+        .iter()
+        .find(|l| l.contains("e5"))
+        .expect("the move e5");
+    for told in [
+        "alice offered a draw",
+        "bob declined the draw offer",
+        "bob: not yet",
+        "bob gave alice 2 days",
+        "alice is on leave until 2026-03-04 00:00 UTC",
+    ] {
+        assert!(
+            e5.contains(told),
+            "after 1... e5 the list tells {told}: {e5}"
+        );
+    }
+    let nf3 = lines
+        .iter()
+        .find(|l| l.contains("Nf3"))
+        .expect("the move Nf3");
+    assert!(!nf3.contains("offered"), "{nf3}");
+    // The API's conversation and the PGN tell them too.
+    let json = app.get(&format!("/api/v1/games/{g}"), None).body;
+    let told: Vec<String> = json["comments"]
+        .as_array()
+        .map(|c| {
+            c.iter()
+                .map(|e| format!("{} {} {}", e["kind"], e["author"], e["text"]))
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(
+        told.iter()
+            .any(|t| t == r#""event" "alice" "offered a draw""#),
+        "{told:?}"
+    );
+    let (_, pgn) = app.get_text(&format!("/games/{g}.pgn"));
+    assert!(pgn.contains("alice offered a draw"), "{pgn}");
 }

@@ -307,3 +307,53 @@ fn load_players(conn: &mut DbConnection, game_id: i64) -> QueryResult<Vec<Seated
         })
         .collect())
 }
+
+/// A player's leave that fell within a game: who, when, and the ply the game stood at when it
+/// began (0 for leave already running when the game began).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeaveTaken {
+    pub username: String,
+    pub start: NaiveDateTime,
+    pub end: NaiveDateTime,
+    pub ply: i32,
+}
+
+/// The leave the game's players have taken during it, begun by `now`, in order: one count of
+/// moves per period (a player books a few periods a year).
+pub fn leave_taken(
+    conn: &mut DbConnection,
+    record: &GameRecord,
+    now: NaiveDateTime,
+) -> QueryResult<Vec<LeaveTaken>> {
+    let began = record.game.created_at;
+    let ended = record.game.finished_at.unwrap_or(now).min(now);
+    let mut taken = Vec::new();
+    for player in &record.players {
+        for period in &player.leave {
+            let (Some(start), Some(end)) = (
+                chrono::DateTime::from_timestamp(period.start, 0),
+                chrono::DateTime::from_timestamp(period.end, 0),
+            ) else {
+                continue;
+            };
+            let (start, end) = (start.naive_utc(), end.naive_utc());
+            if start > ended || end <= began {
+                continue;
+            }
+            let ply: i64 = moves::table
+                .filter(moves::game_id.eq(record.game.id))
+                .filter(moves::board.eq(player.seat.board))
+                .filter(moves::played_at.le(start))
+                .count()
+                .get_result(conn)?;
+            taken.push(LeaveTaken {
+                username: player.username.clone(),
+                start,
+                end,
+                ply: i32::try_from(ply).unwrap_or(i32::MAX),
+            });
+        }
+    }
+    taken.sort_by_key(|l| (l.ply, l.start));
+    Ok(taken)
+}

@@ -21,6 +21,9 @@ pub enum Kind {
     /// A notice from the server to one player (a conditional line dropped), stored under
     /// their name.
     Notice,
+    /// Something a player did in the game besides moving and writing, told at the ply it
+    /// happened ("offered a draw", "gave bob 3 days"): a [`GameEvent`], stored by its code.
+    Event,
 }
 
 impl Kind {
@@ -31,6 +34,7 @@ impl Kind {
             Kind::Kibitz => "kibitz",
             Kind::Note => "note",
             Kind::Notice => "notice",
+            Kind::Event => "event",
         }
     }
 
@@ -41,6 +45,7 @@ impl Kind {
             "kibitz" => Some(Kind::Kibitz),
             "note" => Some(Kind::Note),
             "notice" => Some(Kind::Notice),
+            "event" => Some(Kind::Event),
             _ => None,
         }
     }
@@ -51,10 +56,12 @@ impl Kind {
 /// - a note, or a notice from the server: the one player it belongs to;
 /// - a comment: the two players; everyone when the game is public;
 /// - kibitz (public games only): while the game runs, logged-in users who do not play in it;
-///   once it is over, everyone.
+///   once it is over, everyone;
+/// - an event (a draw offered, time given): everyone, as the game's state shows it anyway.
 pub fn may_read(record: &GameRecord, reader: Option<i64>, kind: Kind, author_id: i64) -> bool {
     let plays = reader.is_some_and(|r| record.seat_of(r).is_some());
     match kind {
+        Kind::Event => true,
         Kind::Note | Kind::Notice => reader == Some(author_id),
         Kind::Comment => plays || record.game.is_public,
         Kind::Kibitz => {
@@ -80,6 +87,7 @@ impl Entry {
         match self.kind {
             Kind::Kibitz => format!("{} (spectator): {}", self.author, self.text),
             Kind::Notice => format!("Notice (only you see it): {}", self.text),
+            Kind::Event => format!("{} {}", self.author, self.text),
             _ => format!("{}: {}", self.author, self.text),
         }
     }
@@ -113,18 +121,86 @@ pub fn readable_conversation(record: &GameRecord, reader: Option<i64>) -> Vec<En
         let Some(kind) = Kind::parse(&m.kind).filter(|k| *k != Kind::Note) else {
             continue;
         };
-        if may_read(record, reader, kind, m.user_id) {
-            entries.push(Entry {
-                ply: m.ply,
-                kind,
-                author: msg.author.clone(),
-                text: m.body.clone(),
-                written_at: m.created_at,
-            });
+        if !may_read(record, reader, kind, m.user_id) {
+            continue;
         }
+        let text = if kind == Kind::Event {
+            // An event is stored by its code and told in words; an unknown code is not shown.
+            match GameEvent::parse(&m.body) {
+                Some(event) => event.words(),
+                None => continue,
+            }
+        } else {
+            m.body.clone()
+        };
+        entries.push(Entry {
+            ply: m.ply,
+            kind,
+            author: msg.author.clone(),
+            text,
+            written_at: m.created_at,
+        });
     }
     entries.sort_by_key(|e| (e.ply, e.written_at));
     entries
+}
+
+/// What a player did in a game besides moving and writing, kept at the ply it happened for the
+/// move list (as [`Kind::Event`] rows).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameEvent {
+    DrawOffered,
+    DrawDeclined,
+    DrawWithdrawn,
+    DrawAccepted,
+    /// Days added to the opponent's clock, and the opponent's name.
+    TimeGiven {
+        days: i64,
+        to: String,
+    },
+}
+
+impl GameEvent {
+    /// The stored code: `draw_offered`, …, `time_given:3:bob`.
+    pub fn code(&self) -> String {
+        match self {
+            GameEvent::DrawOffered => "draw_offered".into(),
+            GameEvent::DrawDeclined => "draw_declined".into(),
+            GameEvent::DrawWithdrawn => "draw_withdrawn".into(),
+            GameEvent::DrawAccepted => "draw_accepted".into(),
+            GameEvent::TimeGiven { days, to } => format!("time_given:{days}:{to}"),
+        }
+    }
+
+    /// Reads a stored code.
+    pub fn parse(code: &str) -> Option<GameEvent> {
+        Some(match code {
+            "draw_offered" => GameEvent::DrawOffered,
+            "draw_declined" => GameEvent::DrawDeclined,
+            "draw_withdrawn" => GameEvent::DrawWithdrawn,
+            "draw_accepted" => GameEvent::DrawAccepted,
+            other => {
+                let rest = other.strip_prefix("time_given:")?;
+                let (days, to) = rest.split_once(':')?;
+                GameEvent::TimeGiven {
+                    days: days.parse().ok()?,
+                    to: to.to_string(),
+                }
+            }
+        })
+    }
+
+    /// What the player did, after their name: "offered a draw", "gave bob 3 days".
+    pub fn words(&self) -> String {
+        match self {
+            GameEvent::DrawOffered => "offered a draw".into(),
+            GameEvent::DrawDeclined => "declined the draw offer".into(),
+            GameEvent::DrawWithdrawn => "withdrew the draw offer".into(),
+            GameEvent::DrawAccepted => "accepted the draw offer".into(),
+            GameEvent::TimeGiven { days: 1, to } => format!("gave {to} 1 day"),
+            GameEvent::TimeGiven { days, to } => format!("gave {to} {days} days"),
+        }
+    }
 }
 
 /// A player's private note on a game.

@@ -15,7 +15,7 @@ use crate::models::NewGameMessage;
 use crate::schema::game_messages;
 use crate::usecases::conditional::{ConditionalMoveError, follow_lines, set_lines};
 use crate::usecases::finish::finish_game;
-use crate::usecases::messages;
+use crate::usecases::messages::{self, GameEvent, Kind};
 use crate::usecases::submit::{SubmitError, prepare_move, store_prepared, submit_move};
 
 /// What a player does, apart from the message that may go with it.
@@ -334,13 +334,25 @@ fn perform(
         Action::MoveAndOfferDraw(input) => {
             let after = submit_move(conn, now, record, game, me, user, input, message)?;
             if !after.is_over() {
+                add_event_at(
+                    conn,
+                    now,
+                    record,
+                    user,
+                    record.game.ply + 1,
+                    GameEvent::DrawOffered,
+                )?;
                 set_draw_offer(conn, now, record.game.id, me.board, Some(me))?;
                 crate::usecases::notify::draw_offered(conn, now, record, me.color)?;
             }
             follow_lines(conn, now, record.game.id)?;
         }
         Action::GiveTime(days) => {
-            give_time(conn, now, record, me.opponent(), days)?;
+            let days = give_time(conn, now, record, me.opponent(), days)?;
+            let to = record
+                .player(me.opponent())
+                .map_or_else(|| "the opponent".to_string(), |p| p.username.clone());
+            add_event(conn, now, record, user, GameEvent::TimeGiven { days, to })?;
             add_message(conn, now, record, user, message)?;
         }
         Action::ConditionalMove(text) => {
@@ -356,10 +368,12 @@ fn perform(
         Action::OfferDraw if offer == theirs => {
             // Offering while the opponent's offer stands is agreeing.
             let ended = game.agree_draw().map_err(|_| PlayError::GameOver)?;
+            add_event(conn, now, record, user, GameEvent::DrawAccepted)?;
             end_with(conn, now, record, &ended)?;
             add_message(conn, now, record, user, message)?;
         }
         Action::OfferDraw => {
+            add_event(conn, now, record, user, GameEvent::DrawOffered)?;
             set_draw_offer(conn, now, record.game.id, me.board, Some(me))?;
             crate::usecases::notify::draw_offered(conn, now, record, me.color)?;
             add_message(conn, now, record, user, message)?;
@@ -368,17 +382,20 @@ fn perform(
             return Err(PlayError::NoDrawOffer);
         }
         Action::AcceptDraw => {
+            add_event(conn, now, record, user, GameEvent::DrawAccepted)?;
             add_message(conn, now, record, user, message)?;
             let ended = game.agree_draw().map_err(|_| PlayError::GameOver)?;
             end_with(conn, now, record, &ended)?;
         }
         Action::DeclineDraw => {
+            add_event(conn, now, record, user, GameEvent::DrawDeclined)?;
             add_message(conn, now, record, user, message)?;
             set_draw_offer(conn, now, record.game.id, me.board, None)?;
             crate::usecases::notify::draw_declined(conn, now, record, me.color)?;
         }
         Action::WithdrawDraw if offer != mine => return Err(PlayError::NoOwnDrawOffer),
         Action::WithdrawDraw => {
+            add_event(conn, now, record, user, GameEvent::DrawWithdrawn)?;
             add_message(conn, now, record, user, message)?;
             set_draw_offer(conn, now, record.game.id, me.board, None)?;
         }
@@ -416,14 +433,15 @@ fn end_with(
     Ok(())
 }
 
-/// Adds days to `receiver`'s bank, and to their deadline when they are to move.
+/// Adds days to `receiver`'s bank, and to their deadline when they are to move; returns the
+/// days given.
 fn give_time(
     conn: &mut DbConnection,
     now: NaiveDateTime,
     record: &GameRecord,
     receiver: Seat,
     days: &str,
-) -> Result<(), PlayError> {
+) -> Result<i64, PlayError> {
     let days: i64 = days.trim().parse().map_err(|_| PlayError::BadGift)?;
     if !(1..=MAX_GIFT_DAYS).contains(&days) || !time_control_of(&record.game).is_timed() {
         return Err(PlayError::BadGift);
@@ -438,7 +456,7 @@ fn give_time(
             .map(|d| d + chrono::Duration::seconds(extra));
         set_deadline(conn, now, record.game.id, receiver.board, later)?;
     }
-    Ok(())
+    Ok(days)
 }
 
 fn add_message(
@@ -449,16 +467,65 @@ fn add_message(
     body: Option<&str>,
 ) -> Result<(), PlayError> {
     if let Some(body) = body {
-        diesel::insert_into(game_messages::table)
-            .values(NewGameMessage {
-                game_id: record.game.id,
-                user_id,
-                ply: record.game.ply,
-                kind: "comment",
-                body,
-                created_at: now,
-            })
-            .execute(conn)?;
+        insert_message(
+            conn,
+            now,
+            record,
+            (user_id, record.game.ply),
+            Kind::Comment,
+            body,
+        )?;
     }
+    Ok(())
+}
+
+/// Keeps what a player did now, at the game's ply, for the move list.
+fn add_event(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    record: &GameRecord,
+    user_id: i64,
+    event: GameEvent,
+) -> Result<(), PlayError> {
+    add_event_at(conn, now, record, user_id, record.game.ply, event)
+}
+
+/// Keeps what a player did at `ply` (after a move played with it: the ply after).
+fn add_event_at(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    record: &GameRecord,
+    user_id: i64,
+    ply: i32,
+    event: GameEvent,
+) -> Result<(), PlayError> {
+    insert_message(
+        conn,
+        now,
+        record,
+        (user_id, ply),
+        Kind::Event,
+        &event.code(),
+    )
+}
+
+fn insert_message(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    record: &GameRecord,
+    (user_id, ply): (i64, i32),
+    kind: Kind,
+    body: &str,
+) -> Result<(), PlayError> {
+    diesel::insert_into(game_messages::table)
+        .values(NewGameMessage {
+            game_id: record.game.id,
+            user_id,
+            ply,
+            kind: kind.as_str(),
+            body,
+            created_at: now,
+        })
+        .execute(conn)?;
     Ok(())
 }

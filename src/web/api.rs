@@ -20,6 +20,7 @@ use crate::web::AppState;
 use crate::web::errors::ApiError;
 use crate::web::game_page::standing::{PlayerClock, Standing};
 
+pub mod analysis;
 mod messages;
 mod notifications;
 mod openings;
@@ -63,6 +64,12 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 web::delete().to(search::delete_tag),
             )
             .route("/search", web::get().to(search::search))
+            .service(
+                web::resource("/games/{id}/analysis")
+                    .app_data(analysis::json_config())
+                    .route(web::get().to(analysis::get_analysis))
+                    .route(web::put().to(analysis::put_analysis)),
+            )
             .route("/games/{id}/notes", web::get().to(messages::get_notes))
             .route("/games/{id}/notes", web::put().to(messages::put_notes))
             .route("/games/{id}/conditional", web::get().to(get_conditional))

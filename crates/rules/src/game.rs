@@ -672,6 +672,16 @@ impl Game {
         self.positions.last().expect("a game always has a position")
     }
 
+    /// The position the game started from.
+    pub(crate) fn start_position(&self) -> &VariantPosition {
+        &self.positions[0]
+    }
+
+    /// How castling moves are written in UCI in this game.
+    pub(crate) fn castling_mode(&self) -> CastlingMode {
+        self.castling
+    }
+
     fn position_at(&self, ply: u32) -> Option<&VariantPosition> {
         self.positions.get(usize::try_from(ply).ok()?)
     }

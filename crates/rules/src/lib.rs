@@ -22,6 +22,7 @@
 
 #![warn(missing_docs)]
 
+mod analysis;
 pub mod bughouse;
 mod clock;
 mod conditional;
@@ -36,6 +37,7 @@ mod pgn;
 mod pgn_read;
 mod variant;
 
+pub use analysis::{MoveTree, TreeError, TreeNode};
 pub use bughouse::{
     BpgnHeaders, BughouseError, BughouseGame, BughouseOutcome, read_bpgn, write_bpgn,
 };

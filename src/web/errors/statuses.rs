@@ -4,6 +4,7 @@ use actix_web::http::StatusCode;
 
 use super::UseCaseError;
 use crate::usecases::accounts::{LoginError, SignUpError};
+use crate::usecases::analysis::AnalysisError;
 use crate::usecases::challenges::ChallengeError;
 use crate::usecases::email_settings::{ResendError, SettingsError};
 use crate::usecases::leave::LeaveError;
@@ -37,6 +38,18 @@ impl UseCaseError for PlayError {
             | PlayError::MoveTooLong => StatusCode::UNPROCESSABLE_ENTITY,
             PlayError::Message(m) => m.status(),
             PlayError::Corrupt(_) | PlayError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl UseCaseError for AnalysisError {
+    fn status(&self) -> StatusCode {
+        match self {
+            AnalysisError::NotFound => StatusCode::NOT_FOUND,
+            AnalysisError::Unsupported(_)
+            | AnalysisError::TooLarge
+            | AnalysisError::Unreadable(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            AnalysisError::Corrupt(_) | AnalysisError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 }

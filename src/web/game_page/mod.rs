@@ -20,7 +20,7 @@ use askama::Template;
 use chrono::NaiveDateTime;
 use slowfuse_rules::{Game, PlayedMove};
 
-use crate::game::{GameRecord, RecordCache, load_game_cached};
+use crate::game::{GameRecord, LeaveTaken, RecordCache, leave_taken, load_game_cached};
 use crate::usecases::messages::readable_conversation;
 use crate::web::errors::WebError;
 use crate::web::pages::render;
@@ -140,6 +140,9 @@ pub struct GamePage {
     my_conditional: Option<String>,
     /// The game's address on this server (the Share tab).
     share_url: String,
+    /// Whether the Analysis Board plays this variant (the tree itself is fetched by its
+    /// owner's script, never drawn into the page).
+    analysis_offered: bool,
     /// The toolbar's Settings panel.
     settings: SettingsForm,
     /// A move waiting for the player's confirmation (the action bar asks instead).
@@ -155,6 +158,8 @@ pub struct PageInputs<'a> {
     pub game: &'a Game,
     pub viewer: Viewer,
     pub extras: ViewerExtras,
+    /// The leave the players took during the game, for the move list.
+    pub leave: &'a [LeaveTaken],
     pub occasion: &'a Occasion,
     pub now: NaiveDateTime,
     pub max_chars: usize,
@@ -190,7 +195,10 @@ impl GamePage {
         let conversation = if viewer.hides_comments {
             Vec::new()
         } else {
-            readable_conversation(record, viewer.id)
+            let mut entries = readable_conversation(record, viewer.id);
+            entries.extend(input.leave.iter().map(|l| moves::leave_entry(l, input.now)));
+            entries.sort_by_key(|e| (e.ply, e.written_at));
+            entries
         };
         let talk = TalkInput {
             asked_ply,
@@ -234,6 +242,7 @@ impl GamePage {
             ),
             confirm: preview.cloned(),
             resign_question,
+            analysis_offered: crate::usecases::analysis::offered_for(&record.game.variant),
             share_url: format!(
                 "{}/games/{}",
                 input.public_url.trim_end_matches('/'),
@@ -246,18 +255,22 @@ impl GamePage {
 
 /// The record and the viewer's own rows, read on one connection as of one moment; `None` for
 /// no such game.
+type Loaded = (GameRecord, ViewerExtras, Vec<LeaveTaken>);
+
 fn load(
     conn: &mut crate::db::DbConnection,
     records: &RecordCache,
     id: i64,
     me: Option<i64>,
-) -> Result<Option<(GameRecord, ViewerExtras)>, WebError> {
+    now: NaiveDateTime,
+) -> Result<Option<Loaded>, WebError> {
     crate::db::read_snapshot(conn, |conn| {
         let Some(record) = load_game_cached(conn, records, id)? else {
             return Ok(None);
         };
         let extras = ViewerExtras::load(conn, &record, &Viewer::of(&record, me, false))?;
-        Ok(Some((record, extras)))
+        let leave = leave_taken(conn, &record, now)?;
+        Ok(Some((record, extras, leave)))
     })
 }
 
@@ -270,8 +283,9 @@ pub async fn draw(
 ) -> Result<HttpResponse, WebError> {
     let me = session::current_user_id(session);
     let records = state.records.clone();
-    let (record, extras) = state
-        .db(move |c| load(c, &records, id, me))
+    let now = state.now();
+    let (record, extras, leave) = state
+        .db(move |c| load(c, &records, id, me, now))
         .await??
         .ok_or(WebError::NotFound)?;
     let game = record.chess_game().map_err(WebError::internal)?;
@@ -287,8 +301,9 @@ pub async fn draw(
         game: &game,
         viewer,
         extras,
+        leave: &leave,
         occasion: &occasion,
-        now: state.now(),
+        now,
         max_chars: state.settings.game.max_message_chars,
         public_url: &state.settings.server.public_url,
     };

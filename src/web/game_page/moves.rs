@@ -1,9 +1,11 @@
 //! The move list: numbered moves with the comments the viewer may read after each, the ply
 //! shown marked, and the comments written before the first move.
 
+use chrono::NaiveDateTime;
 use slowfuse_rules::Game;
 
-use crate::usecases::messages::Entry;
+use crate::game::LeaveTaken;
+use crate::usecases::messages::{Entry, Kind};
 
 /// One move in the move list.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,6 +43,28 @@ fn comments_by_ply(conversation: &[Entry], last_ply: u32) -> Vec<Vec<String>> {
         by_ply[slot].push(entry.line());
     }
     by_ply
+}
+
+/// A player's leave as a line of the move list, at the ply it began: "bob was on leave from
+/// 2026-12-03 09:00 to 2026-12-05 09:00 UTC", or "is on leave until …" while it runs.
+pub fn leave_entry(leave: &LeaveTaken, now: NaiveDateTime) -> Entry {
+    let moment = |t: NaiveDateTime| t.format("%Y-%m-%d %H:%M").to_string();
+    let text = if leave.end > now {
+        format!("is on leave until {} UTC", moment(leave.end))
+    } else {
+        format!(
+            "was on leave from {} to {} UTC",
+            moment(leave.start),
+            moment(leave.end)
+        )
+    };
+    Entry {
+        ply: leave.ply,
+        kind: Kind::Event,
+        author: leave.username.clone(),
+        text,
+        written_at: leave.start,
+    }
 }
 
 /// The moves of `game` with `conversation` (what the viewer may read, or nothing when they

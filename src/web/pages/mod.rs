@@ -1,6 +1,7 @@
 //! Server-rendered pages: one template struct per page, forms posted back with a CSRF token.
 
 mod account;
+mod analysis;
 mod challenges;
 mod conversation;
 mod game;
@@ -86,6 +87,12 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route(
             "/games/{id}/conditional/clear",
             web::post().to(game::clear_conditional),
+        )
+        .service(
+            web::resource("/games/{id}/analysis.json")
+                .app_data(crate::web::api::analysis::json_config())
+                .route(web::get().to(analysis::show))
+                .route(web::put().to(analysis::save)),
         );
 }
 

@@ -1,0 +1,1 @@
+DROP TABLE analysis_trees;
