@@ -939,6 +939,16 @@ fn the_analysis_board_keeps_variations_across_a_reload_for_its_owner_only_in_chr
         "rnbqkbnr/pppp1ppp/8/4p3/3PP3/8/PPP2PPP/RNBQKBNR b KQkq - 0 2"
     );
     screenshot(&alice.window, "analysis-board.png");
+    // On a phone the board fills the width and the moves follow under it.
+    alice.window.set_viewport_size(PHONE.0, PHONE.1);
+    let fits = alice.window.execute(
+        "const b = document.getElementById('analysis-board').getBoundingClientRect();
+         return b.left >= 0 && b.right <= window.innerWidth && b.width > 300;",
+        serde_json::json!([]),
+    );
+    assert_eq!(fits, true, "the analysis board fits a phone's width");
+    screenshot(&alice.window, "analysis-board-phone.png");
+    alice.window.set_viewport_size(DESKTOP.0, DESKTOP.1);
     alice.find("#analysis-close").click();
     assert_eq!(
         alice.piece_on("f3"),
