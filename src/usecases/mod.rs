@@ -1,6 +1,7 @@
 //! Use cases: one function, one transaction; no HTML, no mail sending.
 
 pub mod accounts;
+pub mod boards;
 pub mod book;
 pub mod challenges;
 pub mod clocks;
