@@ -129,7 +129,8 @@ fn the_dashboard_puts_the_most_urgent_move_first_then_challenges_opponents_and_r
         first.contains(r#"aria-label="alice vs bob, Standard, your move, 23 h 0 min left""#),
         "{first}"
     );
-    assert!(first.contains("vs bob") && first.contains("23 h 0 min left"));
+    assert!(first.contains(r#"<span class="mini-title">vs bob</span>"#));
+    assert!(first.contains(r#"<span class="mini-detail">23 h 0 min left</span>"#));
     let waiting = section(&home.body, "their-turn");
     assert_eq!(board_ids(waiting), [theirs], "{waiting}");
     assert!(
@@ -160,7 +161,9 @@ fn the_dashboard_puts_the_most_urgent_move_first_then_challenges_opponents_and_r
     // The challenge addressed to alice, with its accept form; accepting it opens the game.
     let for_me = section(&home.body, "for-me");
     assert!(
-        for_me.contains("carol") && for_me.contains("kingofthehill"),
+        for_me.contains(
+            "<strong>carol</strong> challenges you: King of the Hill, casual, 5 days per move; you play White."
+        ),
         "{for_me}"
     );
     let accept = regex::Regex::new(r#"action="(/challenges/\d+/accept)""#).unwrap();

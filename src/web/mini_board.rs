@@ -243,6 +243,6 @@ mod tests {
     fn variant_names_read_as_people_write_them() {
         assert_eq!(variant_words("kingofthehill"), "King of the Hill");
         assert_eq!(variant_words("minesweeper"), "Minesweeper");
-        assert_eq!(variant_words(""), "");
+        assert_eq!(variant_words("bughouse"), "Bughouse");
     }
 }

@@ -37,6 +37,18 @@ pub struct ResultLine {
     pub how: String,
 }
 
+/// A challenge addressed to the player, told from their side.
+pub struct ChallengeCard {
+    pub id: i64,
+    pub from: String,
+    pub variant: String,
+    /// `White`, `Black` or `a random colour`: what the player would play.
+    pub you_play: &'static str,
+    /// e.g. `3 days per move`, `Fischer clock`, `no time limit`.
+    pub time: String,
+    pub rated: bool,
+}
+
 #[derive(Template)]
 #[template(path = "dashboard.html")]
 struct DashboardPage {
@@ -45,7 +57,7 @@ struct DashboardPage {
     me: Option<i64>,
     my_turn: Vec<MiniBoard>,
     my_turn_more: usize,
-    for_me: Vec<ChallengeListing>,
+    for_me: Vec<ChallengeCard>,
     their_turn: Vec<MiniBoard>,
     their_turn_more: usize,
     results: Vec<ResultLine>,
@@ -90,7 +102,7 @@ pub async fn show(state: &AppState, session: &Session, me: i64) -> Result<HttpRe
         me: Some(me),
         my_turn,
         my_turn_more,
-        for_me,
+        for_me: for_me.iter().map(challenge_card).collect(),
         their_turn,
         their_turn_more,
         results: games
@@ -138,9 +150,37 @@ pub(super) fn running_boards(
                 g.my_color
             };
             let board = mini_board(g.id, snapshot, side, label, look);
-            Some(board.captioned(format!("vs {opponent}"), vec![variant, time_words]))
+            // Under "Your move" the time is what matters; elsewhere whose move it is too.
+            let shown = match (mine, time.as_str()) {
+                (true, "") => "no time limit".to_string(),
+                (true, "overdue") => "overdue".to_string(),
+                (true, t) => format!("{t} left"),
+                (false, _) => time_words,
+            };
+            Some(board.captioned(format!("vs {opponent}"), vec![variant, shown]))
         })
         .collect()
+}
+
+fn challenge_card(l: &ChallengeListing) -> ChallengeCard {
+    let c = &l.challenge;
+    ChallengeCard {
+        id: c.id,
+        from: l.creator.clone(),
+        variant: variant_words(&c.variant),
+        you_play: match c.color.as_str() {
+            "white" => "Black",
+            "black" => "White",
+            _ => "a random colour",
+        },
+        time: match c.days_per_move {
+            Some(1) => "1 day per move".to_string(),
+            Some(d) => format!("{d} days per move"),
+            None if c.time_control == "fischer" => "Fischer clock".to_string(),
+            None => "no time limit".to_string(),
+        },
+        rated: c.rated,
+    }
 }
 
 fn opponent_of(g: &GameSummary) -> &str {
