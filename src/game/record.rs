@@ -312,6 +312,7 @@ fn load_players(conn: &mut DbConnection, game_id: i64) -> QueryResult<Vec<Seated
 /// began (0 for leave already running when the game began).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LeaveTaken {
+    pub user_id: i64,
     pub username: String,
     pub start: NaiveDateTime,
     pub end: NaiveDateTime,
@@ -347,6 +348,7 @@ pub fn leave_taken(
                 .count()
                 .get_result(conn)?;
             taken.push(LeaveTaken {
+                user_id: player.user_id,
                 username: player.username.clone(),
                 start,
                 end,

@@ -18,6 +18,8 @@ pub struct GameSummary {
     pub black: String,
     pub status: String,
     pub result: String,
+    /// How a finished game ended (`resignation`, `time_forfeit`, …), when stored.
+    pub termination: Option<String>,
     pub ply: i32,
     pub my_color: Color,
     pub my_turn: bool,
@@ -70,6 +72,7 @@ pub fn my_games(conn: &mut DbConnection, user_id: i64) -> QueryResult<Vec<GameSu
                 variant: g.variant,
                 status: g.status,
                 result: g.result,
+                termination: g.termination,
                 ply: g.ply,
                 deadline_at,
                 updated_at: g.updated_at,
@@ -120,4 +123,52 @@ pub fn next_game_in_queue(
 ) -> QueryResult<Option<i64>> {
     let queue = my_queue(conn, user_id)?;
     Ok(queue.iter().map(|g| g.id).find(|id| Some(*id) != after))
+}
+
+/// A running game anyone may watch, for the visitors' front page.
+#[derive(Clone, Debug)]
+pub struct RunningGame {
+    pub id: i64,
+    pub variant: String,
+    pub white: String,
+    pub black: String,
+    pub ply: i32,
+    pub deadline_at: Option<NaiveDateTime>,
+}
+
+/// The running public games most recently changed (a move, a draw offer …), at most `limit`,
+/// newest first. Private games (the challenge's "private game" option) are never featured,
+/// although their pages stay open to anyone who has the link.
+pub fn recent_running_games(conn: &mut DbConnection, limit: i64) -> QueryResult<Vec<RunningGame>> {
+    let rows: Vec<Game> = games::table
+        .filter(games::status.eq(GameStatus::Started.as_str()))
+        .filter(games::is_public.eq(true))
+        .order((games::updated_at.desc(), games::id.desc()))
+        .limit(limit)
+        .select(Game::as_select())
+        .load(conn)?;
+    let ids: Vec<i64> = rows.iter().map(|g| g.id).collect();
+    let names: Vec<(i64, String, String)> = game_players::table
+        .inner_join(users::table)
+        .filter(game_players::game_id.eq_any(&ids))
+        .filter(game_players::board.eq(0))
+        .select((game_players::game_id, game_players::color, users::username))
+        .load(conn)?;
+    let name = |game: i64, color: &str| {
+        names
+            .iter()
+            .find(|(g, c, _)| *g == game && c == color)
+            .map_or_else(|| "?".to_string(), |(_, _, n)| n.clone())
+    };
+    Ok(rows
+        .into_iter()
+        .map(|g| RunningGame {
+            white: name(g.id, "white"),
+            black: name(g.id, "black"),
+            id: g.id,
+            variant: g.variant,
+            ply: g.ply,
+            deadline_at: g.deadline_at,
+        })
+        .collect())
 }

@@ -2,6 +2,7 @@
 
 pub mod accounts;
 pub mod analysis;
+pub mod boards;
 pub mod book;
 pub mod challenges;
 pub mod clocks;

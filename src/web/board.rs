@@ -45,6 +45,15 @@ pub struct PocketView {
     pub pieces: Vec<PocketPiece>,
 }
 
+/// Where the images of a piece set are served from.
+pub fn piece_base(set: &str) -> &'static str {
+    match set {
+        "flat" => "/static/pieces/flat/",
+        "letters" => "/static/pieces/letters/",
+        _ => "/static/pieces/",
+    }
+}
+
 /// The kinds a pocket holds, strongest first (the order of FEN pockets).
 const POCKET_ORDER: [Role; 5] = [
     Role::Queen,

@@ -7,6 +7,7 @@ pub mod errors;
 pub mod export;
 pub mod game_page;
 pub mod material;
+pub mod mini_board;
 pub mod pages;
 pub mod plies;
 pub mod session;

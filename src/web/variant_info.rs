@@ -1,6 +1,7 @@
 //! The game page's "Variant information": the variant's section of `docs/variants.md` (built
 //! into the binary, so the page and the documentation say the same), followed by the rules
-//! every variant shares, rendered to HTML once.
+//! every variant shares, rendered to HTML once; the whole of it for `/variants`, and one line
+//! per variant for the front page.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -21,6 +22,55 @@ pub fn variant_info_html(variant: Variant) -> &'static str {
         .get_or_init(|| render_all(VARIANTS_MD))
         .get(&variant)
         .map_or("", String::as_str)
+}
+
+/// One line saying what makes `variant` itself, for lists of variants.
+pub fn variant_tagline(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Standard => "Orthodox chess, one move at a time.",
+        Variant::Chess960 => "The back rank shuffled: one of 960 start positions.",
+        Variant::Atomic => "Every capture explodes; blow up the enemy king to win.",
+        Variant::Antichess => "Captures are compulsory; lose all your pieces to win.",
+        Variant::Crazyhouse => "Captured pieces change sides and drop back onto the board.",
+        Variant::KingOfTheHill => "Bring your king to the centre to win.",
+        Variant::ThreeCheck => "Give check three times to win.",
+        Variant::Horde => "36 white pawns against a full black army.",
+        Variant::RacingKings => "No checks allowed; the first king on the eighth rank wins.",
+    }
+}
+
+/// One section of the variants page: its anchor (`atomic`, `kingofthehill`), heading and
+/// rendered body.
+#[derive(Clone, Debug)]
+pub struct VariantSection {
+    pub anchor: String,
+    pub heading: String,
+    pub html: String,
+}
+
+/// Every `## ` section of `docs/variants.md` in order, rendered once; the anchors of the
+/// playable variants are their stored names (`Variant::as_str`).
+pub fn variant_sections() -> &'static [VariantSection] {
+    static SECTIONS: OnceLock<Vec<VariantSection>> = OnceLock::new();
+    SECTIONS.get_or_init(|| {
+        sections(VARIANTS_MD)
+            .into_iter()
+            .map(|(heading, body)| VariantSection {
+                anchor: anchor_of(heading),
+                heading: heading.to_string(),
+                html: to_html(&body),
+            })
+            .collect()
+    })
+}
+
+/// `King of the Hill` → `kingofthehill`: lower case, letters and digits only.
+fn anchor_of(heading: &str) -> String {
+    heading
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
 }
 
 fn render_all(markdown: &str) -> HashMap<Variant, String> {
@@ -85,5 +135,23 @@ mod tests {
             "only its own section"
         );
         assert!(variant_info_html(Variant::Crazyhouse).contains("<code>N@f3</code>"));
+    }
+
+    #[test]
+    fn every_playable_variant_has_an_anchor_on_the_variants_page() {
+        let sections = variant_sections();
+        for &variant in Variant::ALL {
+            let section = sections
+                .iter()
+                .find(|s| s.anchor == variant.as_str())
+                .unwrap_or_else(|| panic!("{variant:?} has no section"));
+            assert_eq!(section.heading, variant.display_name());
+            assert!(!variant_tagline(variant).is_empty());
+        }
+        assert!(
+            sections
+                .iter()
+                .any(|s| s.anchor == "whateveryvariantshares")
+        );
     }
 }

@@ -7,7 +7,9 @@ use super::standing::Standing;
 use super::viewer::{Rights, Viewer};
 use crate::game::color_name;
 use crate::usecases::preferences::Preferences;
-use crate::web::board::{BoardView, PocketView, board_view, pocket_letters, pocket_view};
+use crate::web::board::{
+    BoardView, PocketView, board_view, piece_base, pocket_letters, pocket_view,
+};
 
 /// The board panel as drawn.
 #[derive(Clone, Debug)]
@@ -52,15 +54,6 @@ pub struct BoardPanel {
 pub fn pocket_text(p: &Pocket) -> String {
     let letters: Vec<String> = pocket_letters(p).chars().map(String::from).collect();
     letters.join(" ")
-}
-
-/// Where the images of a piece set are served from.
-pub fn piece_base(set: &str) -> &'static str {
-    match set {
-        "flat" => "/static/pieces/flat/",
-        "letters" => "/static/pieces/letters/",
-        _ => "/static/pieces/",
-    }
 }
 
 /// The board after `view_ply` moves (at most the last), as `viewer` sees it with their

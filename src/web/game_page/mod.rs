@@ -196,7 +196,12 @@ impl GamePage {
             Vec::new()
         } else {
             let mut entries = readable_conversation(record, viewer.id);
-            entries.extend(input.leave.iter().map(|l| moves::leave_entry(l, input.now)));
+            entries.extend(
+                input
+                    .leave
+                    .iter()
+                    .map(|l| moves::leave_entry(l, viewer.id, input.now)),
+            );
             entries.sort_by_key(|e| (e.ply, e.written_at));
             entries
         };

@@ -46,22 +46,33 @@ fn comments_by_ply(conversation: &[Entry], last_ply: u32) -> Vec<Vec<String>> {
 }
 
 /// A player's leave as a line of the move list, at the ply it began: "bob was on leave from
-/// 2026-12-03 09:00 to 2026-12-05 09:00 UTC", or "is on leave until …" while it runs.
-pub fn leave_entry(leave: &LeaveTaken, now: NaiveDateTime) -> Entry {
+/// 2026-12-03 09:00 to 2026-12-05 09:00 UTC", or "is on leave until …" while it runs; to the
+/// player themselves "You were / are on leave …".
+pub fn leave_entry(leave: &LeaveTaken, viewer: Option<i64>, now: NaiveDateTime) -> Entry {
     let moment = |t: NaiveDateTime| t.format("%Y-%m-%d %H:%M").to_string();
-    let text = if leave.end > now {
-        format!("is on leave until {} UTC", moment(leave.end))
-    } else {
-        format!(
+    let yours = viewer == Some(leave.user_id);
+    let text = match (leave.end > now, yours) {
+        (true, false) => format!("is on leave until {} UTC", moment(leave.end)),
+        (true, true) => format!("are on leave until {} UTC", moment(leave.end)),
+        (false, false) => format!(
             "was on leave from {} to {} UTC",
             moment(leave.start),
             moment(leave.end)
-        )
+        ),
+        (false, true) => format!(
+            "were on leave from {} to {} UTC",
+            moment(leave.start),
+            moment(leave.end)
+        ),
     };
     Entry {
         ply: leave.ply,
         kind: Kind::Event,
-        author: leave.username.clone(),
+        author: if yours {
+            "You".to_string()
+        } else {
+            leave.username.clone()
+        },
         text,
         written_at: leave.start,
     }

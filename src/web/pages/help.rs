@@ -1,5 +1,5 @@
 //! The help pages: `/help/game`, the game page explained element by element (the same text as
-//! the game page's Help tab).
+//! the game page's Help tab), and `/variants`, the rules of every variant (`docs/variants.md`).
 
 use actix_session::Session;
 use actix_web::HttpResponse;
@@ -9,6 +9,7 @@ use askama::Template;
 use super::render;
 use crate::web::Layout;
 use crate::web::errors::WebError;
+use crate::web::variant_info::{VariantSection, variant_sections};
 
 #[derive(Template)]
 #[template(path = "help_game.html")]
@@ -22,6 +23,24 @@ pub async fn game_help(session: Session) -> Result<HttpResponse, WebError> {
         StatusCode::OK,
         &GameHelpPage {
             layout: Layout::from_session(&session),
+        },
+    )
+}
+
+#[derive(Template)]
+#[template(path = "variants.html")]
+struct VariantsPage {
+    layout: Layout,
+    sections: &'static [VariantSection],
+}
+
+/// `GET /variants`: every variant's rules, each under an anchor (`/variants#atomic`).
+pub async fn variants(session: Session) -> Result<HttpResponse, WebError> {
+    render(
+        StatusCode::OK,
+        &VariantsPage {
+            layout: Layout::from_session(&session),
+            sections: variant_sections(),
         },
     )
 }

@@ -1,4 +1,5 @@
-//! The home page, my games (awaiting my move first) and the Next Game button.
+//! The home page (a player's dashboard or the visitors' showcase), my games (awaiting my move
+//! first, those as small boards) and the Next Game button.
 
 use actix_session::Session;
 use actix_web::http::StatusCode;
@@ -7,11 +8,13 @@ use askama::Template;
 use chrono::NaiveDateTime;
 use serde::Deserialize;
 
-use super::{render, require_login, see_other};
+use super::{dashboard, render, require_login, see_other, showcase};
 use crate::game::color_name;
-use crate::usecases::challenges::{ChallengeListing, visible_challenges};
+use crate::usecases::boards::board_snapshots;
 use crate::usecases::games::{GameSummary, my_games, next_game_in_queue};
+use crate::usecases::preferences::preferences_of;
 use crate::web::errors::WebError;
+use crate::web::mini_board::{BoardLook, MiniBoard};
 use crate::web::time_words::time_left_text;
 use crate::web::{AppState, Layout, session};
 
@@ -49,44 +52,20 @@ fn game_line(g: &GameSummary, now: NaiveDateTime) -> GameLine {
     }
 }
 
-#[derive(Template)]
-#[template(path = "index.html")]
-struct IndexPage {
-    layout: Layout,
-    me: Option<i64>,
-    games: Vec<GameLine>,
-    challenges: Vec<ChallengeListing>,
-}
-
+/// `GET /`: the player's dashboard, or the visitors' showcase.
 pub async fn index(state: web::Data<AppState>, session: Session) -> Result<HttpResponse, WebError> {
-    let me = session::current_user_id(&session);
-    let now = state.now();
-    let (games, challenges) = state
-        .db(move |c| -> Result<_, WebError> {
-            let games = match me {
-                Some(id) => my_games(c, id)?
-                    .into_iter()
-                    .filter(|g| g.status == "started")
-                    .take(20)
-                    .collect(),
-                None => Vec::new(),
-            };
-            Ok((games, visible_challenges(c, me)?))
-        })
-        .await??;
-    let page = IndexPage {
-        layout: Layout::from_session(&session),
-        me,
-        games: games.iter().map(|g| game_line(g, now)).collect(),
-        challenges,
-    };
-    render(StatusCode::OK, &page)
+    match session::current_user_id(&session) {
+        Some(me) => dashboard::show(&state, &session, me).await,
+        None => showcase::show(&state, &session).await,
+    }
 }
 
 #[derive(Template)]
 #[template(path = "my_games.html")]
 struct MyGamesPage {
     layout: Layout,
+    /// The games awaiting my move as small boards, most urgent first.
+    my_turn: Vec<MiniBoard>,
     games: Vec<GameLine>,
 }
 
@@ -99,9 +78,17 @@ pub async fn my_games_page(
         Err(redirect) => return Ok(*redirect),
     };
     let now = state.now();
-    let games = state.db(move |c| my_games(c, me)).await??;
+    let (games, boards, prefs) = state
+        .db(move |c| -> Result<_, WebError> {
+            let games = my_games(c, me)?;
+            let waiting: Vec<i64> = games.iter().filter(|g| g.my_turn).map(|g| g.id).collect();
+            Ok((games, board_snapshots(c, &waiting)?, preferences_of(c, me)?))
+        })
+        .await??;
+    let look = BoardLook::of(&prefs);
     let page = MyGamesPage {
         layout: Layout::from_session(&session),
+        my_turn: dashboard::running_boards(&games, &boards, true, now, &look, prefs.always_white),
         games: games.iter().map(|g| game_line(g, now)).collect(),
     };
     render(StatusCode::OK, &page)

@@ -4,6 +4,7 @@ mod account;
 mod analysis;
 mod challenges;
 mod conversation;
+mod dashboard;
 mod game;
 mod help;
 mod home;
@@ -11,6 +12,7 @@ mod notifications;
 mod preferences;
 mod profile;
 mod search;
+mod showcase;
 mod tags;
 
 use actix_session::Session;
@@ -29,6 +31,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/search.pgn", web::get().to(search::search_pgn))
         .route("/next", web::get().to(home::next_game))
         .route("/help/game", web::get().to(help::game_help))
+        .route("/variants", web::get().to(help::variants))
         .route("/signup", web::get().to(account::signup_form))
         .route("/signup", web::post().to(account::signup))
         .route("/login", web::get().to(account::login_form))

@@ -4,15 +4,20 @@ use actix_session::Session;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
-use slowfuse_rules::Variant;
+use std::collections::HashMap;
+
+use slowfuse_rules::{Color, Variant};
 
 use super::render;
 use crate::export::pgn_of_games;
+use crate::usecases::boards::{BoardSnapshot, board_snapshots};
+use crate::usecases::preferences::{Preferences, preferences_of};
 use crate::usecases::search::{
     FoundGame, PGN_CAP, Search, SearchError, SearchParams, SearchResults, Sort, matching_game_ids,
     search_games,
 };
 use crate::web::errors::{WebError, refusal};
+use crate::web::mini_board::{BoardLook, MiniBoard, mini_board, variant_words};
 use crate::web::time_words::time_left_text;
 use crate::web::{AppState, Layout, session};
 
@@ -35,6 +40,8 @@ pub struct FoundLine {
     pub finished: String,
     pub time_left: String,
     pub tags: Vec<String>,
+    /// The position now (the final one of a finished game), from White's side.
+    pub board: Option<MiniBoard>,
 }
 
 /// The results part of the page.
@@ -76,7 +83,12 @@ fn parse(req: &HttpRequest, logged_in: bool) -> (SearchParams, Result<Search, Se
     }
 }
 
-fn line(found: FoundGame, now: chrono::NaiveDateTime) -> FoundLine {
+fn line(
+    found: FoundGame,
+    now: chrono::NaiveDateTime,
+    boards: &HashMap<i64, BoardSnapshot>,
+    look: &BoardLook,
+) -> FoundLine {
     let g = found.game;
     let day = |t: Option<chrono::NaiveDateTime>| {
         t.map(|t| t.format("%Y-%m-%d").to_string())
@@ -90,15 +102,26 @@ fn line(found: FoundGame, now: chrono::NaiveDateTime) -> FoundLine {
             None => g.result.clone(),
         },
     };
+    let variant = variant_words(&g.variant);
+    let board = boards.get(&g.id).map(|snapshot| {
+        let label = format!(
+            "{} vs {}, {variant}, {}",
+            found.white,
+            found.black,
+            if g.status == "started" {
+                "the position now".to_string()
+            } else {
+                format!("{state}, the final position")
+            }
+        );
+        mini_board(g.id, snapshot, Color::White, label, look)
+    });
     FoundLine {
         id: g.id,
         white: found.white,
         black: found.black,
-        variant: g
-            .variant
-            .parse::<Variant>()
-            .map(|v| v.display_name().to_string())
-            .unwrap_or_else(|_| g.variant.clone()),
+        variant,
+        board,
         rated: g.rated,
         time_left: if g.status == "started" {
             time_left_text(g.deadline_at, now)
@@ -117,6 +140,8 @@ fn results_view(
     found: SearchResults,
     sort: Sort,
     now: chrono::NaiveDateTime,
+    boards: &HashMap<i64, BoardSnapshot>,
+    look: &BoardLook,
 ) -> ResultsView {
     let pages = found.pages();
     let first = i64::from(found.page - 1) * i64::from(found.per_page) + 1;
@@ -136,7 +161,11 @@ fn results_view(
         pgn_capped: found.total > PGN_CAP,
         unknown_players: found.unknown_players,
         time_left_sort: sort == Sort::TimeLeft,
-        lines: found.games.into_iter().map(|g| line(g, now)).collect(),
+        lines: found
+            .games
+            .into_iter()
+            .map(|g| line(g, now, boards, look))
+            .collect(),
     }
 }
 
@@ -189,10 +218,19 @@ pub async fn search_page(
         Err(e) => return refused(&session, params, e),
     };
     let sort = search.sort;
-    let found = state
-        .db(move |c| search_games(c, viewer, &search))
+    let (found, boards, prefs) = state
+        .db(move |c| -> Result<_, WebError> {
+            let found = search_games(c, viewer, &search)?;
+            let ids: Vec<i64> = found.games.iter().map(|g| g.game.id).collect();
+            let prefs = match viewer {
+                Some(me) => preferences_of(c, me)?,
+                None => Preferences::default(),
+            };
+            Ok((found, board_snapshots(c, &ids)?, prefs))
+        })
         .await??;
-    let view = results_view(&params, found, sort, state.now());
+    let look = BoardLook::of(&prefs);
+    let view = results_view(&params, found, sort, state.now(), &boards, &look);
     render(StatusCode::OK, &page(&session, params, None, Some(view)))
 }
 
