@@ -474,6 +474,7 @@ fn moving_through_a_game_flipping_and_animating_without_reloading_in_chromium(ap
             "Tags",
             "Variant Information",
             "Opening Book",
+            "Analysis Board",
             "Engine Analysis",
             "Share",
             "Help"
@@ -492,6 +493,11 @@ fn moving_through_a_game_flipping_and_animating_without_reloading_in_chromium(ap
     for (tab, panel, says) in [
         ("Material Balance", "panel-material", "Material: White +"),
         ("Variant Information", "panel-variant", "Captures explode."),
+        (
+            "Analysis Board",
+            "panel-analysis",
+            "Log in to keep your own analysis",
+        ),
         (
             "Engine Analysis",
             "panel-engine",
