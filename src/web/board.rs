@@ -6,12 +6,12 @@ use slowfuse_rules::{Color, Game, Pocket, Role};
 #[derive(Clone, Debug)]
 pub struct SquareView {
     /// Algebraic name, e.g. `e4`.
-    pub name: String,
+    pub name: &'static str,
     pub dark: bool,
     /// Piece code such as `wK`, used for the image file name.
-    pub piece: Option<String>,
-    /// Words for the image's alt text, e.g. `white king`.
-    pub piece_name: String,
+    pub piece: Option<&'static str>,
+    /// Words for the image's alt text, e.g. `white king`; empty for an empty square.
+    pub piece_name: &'static str,
     pub last_move: bool,
     pub check: bool,
     /// Atomic: the square was cleared by the explosion of the move that led here.
@@ -113,6 +113,33 @@ fn role_word(role: Role) -> &'static str {
     }
 }
 
+/// The names of the 64 squares, index 0 = a1, 7 = h1, 63 = h8.
+pub const SQUARE_NAMES: [&str; 64] = [
+    "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "a2", "b2", "c2", "d2", "e2", "f2", "g2", "h2",
+    "a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3", "a4", "b4", "c4", "d4", "e4", "f4", "g4", "h4",
+    "a5", "b5", "c5", "d5", "e5", "f5", "g5", "h5", "a6", "b6", "c6", "d6", "e6", "f6", "g6", "h6",
+    "a7", "b7", "c7", "d7", "e7", "f7", "g7", "h7", "a8", "b8", "c8", "d8", "e8", "f8", "g8", "h8",
+];
+
+/// A piece's code (`wK`, the image's file name) and its words (`white king`); written out
+/// once, so drawing a board allocates nothing per square.
+fn piece_code_and_name(color: Color, role: Role) -> (&'static str, &'static str) {
+    match (color, role) {
+        (Color::White, Role::King) => ("wK", "white king"),
+        (Color::White, Role::Queen) => ("wQ", "white queen"),
+        (Color::White, Role::Rook) => ("wR", "white rook"),
+        (Color::White, Role::Bishop) => ("wB", "white bishop"),
+        (Color::White, Role::Knight) => ("wN", "white knight"),
+        (Color::White, Role::Pawn) => ("wP", "white pawn"),
+        (Color::Black, Role::King) => ("bK", "black king"),
+        (Color::Black, Role::Queen) => ("bQ", "black queen"),
+        (Color::Black, Role::Rook) => ("bR", "black rook"),
+        (Color::Black, Role::Bishop) => ("bB", "black bishop"),
+        (Color::Black, Role::Knight) => ("bN", "black knight"),
+        (Color::Black, Role::Pawn) => ("bP", "black pawn"),
+    }
+}
+
 /// Draws the position after `ply` moves of `game`, seen from `side`, with the move that led
 /// there, the king in check and the squares an atomic explosion cleared.
 pub fn board_view(game: &Game, ply: u32, side: Color) -> BoardView {
@@ -130,23 +157,12 @@ pub fn board_view(game: &Game, ply: u32, side: Color) -> BoardView {
             let piece = pieces[usize::from(index)];
             let is_last = last.is_some_and(|(from, to)| from == index || to == index);
             let in_check = marks.check == Some(index);
+            let drawn = piece.map(|(c, r)| piece_code_and_name(c, r));
             squares.push(SquareView {
-                name: format!("{}{}", (b'a' + file) as char, rank + 1),
+                name: SQUARE_NAMES[usize::from(index)],
                 dark: (rank + file) % 2 == 0,
-                piece: piece.map(|(c, r)| {
-                    format!(
-                        "{}{}",
-                        if c == Color::White { 'w' } else { 'b' },
-                        role_letter(r)
-                    )
-                }),
-                piece_name: piece.map_or(String::new(), |(c, r)| {
-                    format!(
-                        "{} {}",
-                        if c == Color::White { "white" } else { "black" },
-                        role_word(r)
-                    )
-                }),
+                piece: drawn.map(|(code, _)| code),
+                piece_name: drawn.map_or("", |(_, name)| name),
                 last_move: is_last,
                 check: in_check,
                 exploded: marks.exploded.contains(&index),
