@@ -341,56 +341,108 @@ async fn cancel_challenge(
 
 /// The game as the API shows it to anyone (the comments an anonymous reader may see).
 pub fn game_json(record: &GameRecord, now: chrono::NaiveDateTime) -> serde_json::Value {
-    game_json_for(record, now, None)
+    serde_json::to_value(game_json_for(record, now, None)).unwrap_or_default()
+}
+
+/// A game's moves as one JSON list of their UCI or SAN, written straight from the record
+/// (no JSON value per move: a long game's answer costs little more than a short one's).
+struct MoveColumn<'a> {
+    moves: &'a [crate::models::Move],
+    san: bool,
+}
+
+impl serde::Serialize for MoveColumn<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.moves.iter().map(|m| {
+            if self.san {
+                m.san.as_str()
+            } else {
+                m.uci.as_str()
+            }
+        }))
+    }
+}
+
+/// The game JSON (`docs/api.md`), serialised as it stands.
+#[derive(serde::Serialize)]
+pub struct GameJson<'a> {
+    id: i64,
+    variant: &'a str,
+    white: String,
+    black: String,
+    initial_fen: &'a str,
+    fen: &'a str,
+    moves: MoveColumn<'a>,
+    sans: MoveColumn<'a>,
+    ply: i32,
+    turn: &'static str,
+    status: &'static str,
+    result: String,
+    termination: Option<String>,
+    draw_offer: Option<&'static str>,
+    days_per_move: Option<i32>,
+    rated: bool,
+    time_control: serde_json::Value,
+    clock: serde_json::Value,
+    on_leave_until: serde_json::Value,
+    deadline_at: Option<String>,
+    is_public: bool,
+    comments: Vec<serde_json::Value>,
 }
 
 /// The game as the API shows it to `viewer`: the comments and kibitz they may read. Status,
 /// turn, draw offer, deadline, clocks and leave are the game page's [`Standing`].
-pub fn game_json_for(
-    record: &GameRecord,
+pub fn game_json_for<'a>(
+    record: &'a GameRecord,
     now: chrono::NaiveDateTime,
     viewer: Option<i64>,
-) -> serde_json::Value {
+) -> GameJson<'a> {
     let g = &record.game;
     let standing = Standing::of(record, now);
     let leave_end = |p: &PlayerClock| p.on_leave_until.map(|t| t.and_utc().to_rfc3339());
-    json!({
-        "id": g.id,
-        "variant": g.variant,
-        "white": standing.white.name,
-        "black": standing.black.name,
-        "initial_fen": g.initial_fen,
-        "fen": record.first_board().fen,
-        "moves": record.moves.iter().map(|m| m.uci.as_str()).collect::<Vec<_>>(),
-        "sans": record.moves.iter().map(|m| m.san.as_str()).collect::<Vec<_>>(),
-        "ply": g.ply,
-        "turn": color_name(standing.turn),
-        "status": standing.status.as_str(),
-        "result": standing.result,
-        "termination": standing.termination,
-        "draw_offer": standing.draw_offer.map(color_name),
-        "days_per_move": g.days_per_move,
-        "rated": g.rated,
-        "time_control": {
+    GameJson {
+        id: g.id,
+        variant: &g.variant,
+        initial_fen: &g.initial_fen,
+        fen: &record.first_board().fen,
+        moves: MoveColumn {
+            moves: &record.moves,
+            san: false,
+        },
+        sans: MoveColumn {
+            moves: &record.moves,
+            san: true,
+        },
+        ply: g.ply,
+        turn: color_name(standing.turn),
+        status: standing.status.as_str(),
+        draw_offer: standing.draw_offer.map(color_name),
+        days_per_move: g.days_per_move,
+        rated: g.rated,
+        time_control: json!({
             "kind": g.time_control,
             "days_per_move": g.days_per_move,
             "initial_seconds": g.initial_seconds,
             "increment_seconds": g.increment_seconds,
             "cap_seconds": g.cap_seconds,
             "auto_flag": g.auto_flag,
-        },
-        "clock": {
+        }),
+        clock: json!({
             "white": standing.white.seconds_left,
             "black": standing.black.seconds_left,
-        },
-        "on_leave_until": {
+        }),
+        on_leave_until: json!({
             "white": leave_end(&standing.white),
             "black": leave_end(&standing.black),
-        },
-        "deadline_at": standing.deadline_at.map(|d| d.and_utc().to_rfc3339()),
-        "is_public": g.is_public,
-        "comments": messages::conversation_json(record, viewer),
-    })
+        }),
+        deadline_at: standing.deadline_at.map(|d| d.and_utc().to_rfc3339()),
+        is_public: g.is_public,
+        comments: messages::conversation_json(record, viewer),
+        white: standing.white.name,
+        black: standing.black.name,
+        result: standing.result,
+        termination: standing.termination,
+    }
 }
 
 async fn get_game(
