@@ -158,7 +158,7 @@ fn challenge_and_accept(alice: &Player, bob: &Player) -> String {
     bob.open("/challenges");
     let row = bob.find("table.list tbody tr").text();
     assert!(
-        row.contains("alice") && row.contains("atomic") && row.contains("white"),
+        row.contains("alice") && row.contains("Atomic") && row.contains("white"),
         "{row}"
     );
     bob.find(r#"form[action$="/accept"] button[type="submit"]"#)

@@ -278,7 +278,7 @@ fn visitors_see_games_in_progress_the_variants_and_how_to_start(app: &TestApp, c
     );
     assert_eq!(r.status, 201, "{}", r.body);
     let home = visitor.get("/");
-    assert!(section(&home.body, "open-heading").contains("horde"));
+    assert!(section(&home.body, "open-heading").contains("<td>Horde · casual</td>"));
 }
 
 fn small_boards_show_the_position_on_my_games_search_and_home(app: &TestApp, _clock: &FixedClock) {

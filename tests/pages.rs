@@ -54,6 +54,11 @@ fn start_game(app: &TestApp) -> (Browser, Browser, String) {
     );
     assert_eq!(r.status, 303, "{}", r.body);
     let list = bob.get("/challenges");
+    assert!(
+        list.body.contains("<td>Atomic · casual</td>"),
+        "the variant as people write it: {}",
+        list.body
+    );
     let action = regex::Regex::new(r#"action="(/challenges/\d+/accept)""#).unwrap();
     let accept = action
         .captures(&list.body)

@@ -201,6 +201,16 @@ pub struct ChallengeListing {
     pub mine: bool,
 }
 
+impl ChallengeListing {
+    /// The variant as people write it ("King of the Hill"), the stored name if unknown.
+    pub fn variant_name(&self) -> &str {
+        match self.challenge.variant.parse::<Variant>() {
+            Ok(variant) => variant.display_name(),
+            Err(_) => &self.challenge.variant,
+        }
+    }
+}
+
 /// Open challenges a user can see: every open seek, the ones sent to them, and their own.
 pub fn visible_challenges(
     conn: &mut DbConnection,

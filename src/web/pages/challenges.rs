@@ -176,6 +176,8 @@ fn share_link(state: &AppState, c: &Challenge) -> String {
 struct ChallengeLinkPage {
     layout: Layout,
     challenge: Challenge,
+    /// The variant as people write it ("King of the Hill").
+    variant: String,
     creator: String,
     mine: bool,
 }
@@ -199,9 +201,17 @@ pub async fn show_link(
         .await??;
     let (challenge, creator) = found.ok_or(WebError::NotFound)?;
     let mine = session::current_user_id(&session) == Some(challenge.creator_id);
+    let variant = challenge
+        .variant
+        .parse::<slowfuse_rules::Variant>()
+        .map_or_else(
+            |_| challenge.variant.clone(),
+            |v| v.display_name().to_string(),
+        );
     let page = ChallengeLinkPage {
         layout: Layout::from_session(&session),
         challenge,
+        variant,
         creator,
         mine,
     };
