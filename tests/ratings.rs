@@ -283,7 +283,7 @@ fn rated_challenge_from_the_form_gives_a_rated_game(app: &TestApp, _: &FixedCloc
     }
     let listed = alice.get("/challenges").body;
     assert!(
-        listed.contains("atomic · rated") && listed.contains("atomic · casual"),
+        listed.contains("Atomic · rated") && listed.contains("Atomic · casual"),
         "{listed}"
     );
     let b = app.user("bob");
