@@ -258,6 +258,13 @@
 
   var laidOut = null; // the orientation the squares are laid out for
 
+  function coordinate(kind, text) {
+    var c = document.createElement("span");
+    c.className = "coord " + kind;
+    c.textContent = text;
+    return c;
+  }
+
   // Lays the 64 squares out once per orientation; each redraw then changes only what differs,
   // so a square keeps its element (and the keyboard focus, and a drag under way).
   function layOut() {
@@ -270,6 +277,11 @@
       sq.className = "sq " + ((file + rank) % 2 === 0 ? "light" : "dark");
       sq.dataset.sq = name;
       sq.tabIndex = name === focusName || (!focusName && i === 0) ? 0 : -1;
+      // Coordinates as on the game's board: ranks on the left edge, files along the bottom.
+      if (!mainBoard || mainBoard.dataset.coordinates !== "false") {
+        if (i % 8 === 0) sq.appendChild(coordinate("rank", name.charAt(1)));
+        if (i >= 56) sq.appendChild(coordinate("file", name.charAt(0)));
+      }
       boardEl.appendChild(sq);
     });
     laidOut = orientation;
