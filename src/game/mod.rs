@@ -12,8 +12,8 @@ pub mod store;
 
 pub use cache::{RecordCache, load_game_cached, read_game_cached};
 pub use record::{
-    BoardState, CorruptGame, GameRecord, LeaveTaken, Message, SeatedPlayer, leave_taken, load_game,
-    read_game,
+    BoardState, CorruptGame, GameRecord, LeaveTaken, Message, PlayerNames, SeatedPlayer,
+    leave_taken, load_game, player_names, read_game,
 };
 pub use rules::{RulesError, RulesGame, rules_game};
 pub use seat::{Seat, color_name, parse_color};

@@ -359,3 +359,27 @@ pub fn leave_taken(
     taken.sort_by_key(|l| (l.ply, l.start));
     Ok(taken)
 }
+
+/// The players' names of many games at once (board a's seats), for lists.
+pub struct PlayerNames(Vec<(i64, String, String)>);
+
+impl PlayerNames {
+    /// The name of the player of `color` (`"white"` or `"black"`) in `game`, or `?`.
+    pub fn of(&self, game: i64, color: &str) -> String {
+        self.0
+            .iter()
+            .find(|(g, c, _)| *g == game && c == color)
+            .map_or_else(|| "?".to_string(), |(_, _, n)| n.clone())
+    }
+}
+
+/// Reads the names of the players of `games` in one query.
+pub fn player_names(conn: &mut DbConnection, games: &[i64]) -> QueryResult<PlayerNames> {
+    let rows = game_players::table
+        .inner_join(users::table)
+        .filter(game_players::game_id.eq_any(games))
+        .filter(game_players::board.eq(0))
+        .select((game_players::game_id, game_players::color, users::username))
+        .load(conn)?;
+    Ok(PlayerNames(rows))
+}

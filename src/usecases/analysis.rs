@@ -9,7 +9,7 @@ use slowfuse_rules::{Game, MoveTree, Variant};
 
 use crate::db::DbConnection;
 use crate::game::rules::BUGHOUSE;
-use crate::schema::{analysis_trees, game_players, games, users};
+use crate::schema::{analysis_trees, games};
 
 /// The largest analysis accepted, in bytes of PGN.
 pub const MAX_ANALYSIS_BYTES: usize = 100 * 1024;
@@ -65,21 +65,10 @@ fn start_of(conn: &mut DbConnection, game_id: i64) -> Result<Start, AnalysisErro
         .map_err(|_| AnalysisError::Unsupported(variant.clone()))?;
     let game =
         Game::from_fen(parsed, &initial_fen).map_err(|e| AnalysisError::Corrupt(e.to_string()))?;
-    let names: Vec<(String, String)> = game_players::table
-        .inner_join(users::table)
-        .filter(game_players::game_id.eq(game_id))
-        .filter(game_players::board.eq(0))
-        .select((game_players::color, users::username))
-        .load(conn)?;
-    let name = |color: &str| {
-        names
-            .iter()
-            .find(|(c, _)| c == color)
-            .map_or_else(|| "?".to_string(), |(_, n)| n.clone())
-    };
+    let names = crate::game::player_names(conn, &[game_id])?;
     Ok(Start {
-        white: name("white"),
-        black: name("black"),
+        white: names.of(game_id, "white"),
+        black: names.of(game_id, "black"),
         game,
     })
 }

@@ -7,7 +7,7 @@ use slowfuse_rules::Color;
 use crate::db::DbConnection;
 use crate::game::{GameStatus, parse_color};
 use crate::models::Game;
-use crate::schema::{game_boards, game_players, games, users};
+use crate::schema::{game_boards, game_players, games};
 
 /// One line of a game list.
 #[derive(Clone, Debug)]
@@ -48,17 +48,8 @@ pub fn my_games(conn: &mut DbConnection, user_id: i64) -> QueryResult<Vec<GameSu
         .limit(1000)
         .load(conn)?;
     let ids: Vec<i64> = rows.iter().map(|(g, ..)| g.id).collect();
-    let names: Vec<(i64, String, String)> = game_players::table
-        .inner_join(users::table)
-        .filter(game_players::game_id.eq_any(&ids))
-        .select((game_players::game_id, game_players::color, users::username))
-        .load(conn)?;
-    let name = |game: i64, color: &str| {
-        names
-            .iter()
-            .find(|(g, c, _)| *g == game && c == color)
-            .map_or_else(|| "?".to_string(), |(_, _, n)| n.clone())
-    };
+    let names = crate::game::player_names(conn, &ids)?;
+    let name = |game: i64, color: &str| names.of(game, color);
     let mut list: Vec<GameSummary> = rows
         .into_iter()
         .map(|(g, color, turn, deadline_at)| {
@@ -148,18 +139,8 @@ pub fn recent_running_games(conn: &mut DbConnection, limit: i64) -> QueryResult<
         .select(Game::as_select())
         .load(conn)?;
     let ids: Vec<i64> = rows.iter().map(|g| g.id).collect();
-    let names: Vec<(i64, String, String)> = game_players::table
-        .inner_join(users::table)
-        .filter(game_players::game_id.eq_any(&ids))
-        .filter(game_players::board.eq(0))
-        .select((game_players::game_id, game_players::color, users::username))
-        .load(conn)?;
-    let name = |game: i64, color: &str| {
-        names
-            .iter()
-            .find(|(g, c, _)| *g == game && c == color)
-            .map_or_else(|| "?".to_string(), |(_, _, n)| n.clone())
-    };
+    let names = crate::game::player_names(conn, &ids)?;
+    let name = |game: i64, color: &str| names.of(game, color);
     Ok(rows
         .into_iter()
         .map(|g| RunningGame {

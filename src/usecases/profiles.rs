@@ -110,17 +110,8 @@ fn recent_games(conn: &mut DbConnection, user_id: i64, limit: i64) -> QueryResul
         ))
         .load(conn)?;
     let ids: Vec<i64> = rows.iter().map(|r| r.0).collect();
-    let names: Vec<(i64, String, String)> = game_players::table
-        .inner_join(users::table)
-        .filter(game_players::game_id.eq_any(&ids))
-        .select((game_players::game_id, game_players::color, users::username))
-        .load(conn)?;
-    let name = |game: i64, color: &str| {
-        names
-            .iter()
-            .find(|(g, c, _)| *g == game && c == color)
-            .map_or_else(|| "?".to_string(), |(_, _, n)| n.clone())
-    };
+    let names = crate::game::player_names(conn, &ids)?;
+    let name = |game: i64, color: &str| names.of(game, color);
     Ok(rows
         .into_iter()
         .map(

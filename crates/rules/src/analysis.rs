@@ -19,6 +19,7 @@ use crate::fen::write_fen;
 use crate::game::{Game, san_text};
 use crate::input;
 use crate::pgn::{TagSection, clean_comment, wrap};
+use crate::pgn_read::{keep_comment_part, push_tag, whole_comment};
 use crate::variant::Variant;
 
 /// One node of a [`MoveTree`]: the move that leads to it (none at the root) and the position
@@ -346,10 +347,7 @@ impl Visitor for Builder {
         name: &[u8],
         value: RawTag<'_>,
     ) -> ControlFlow<Self::Output> {
-        tags.push((
-            String::from_utf8_lossy(name).into_owned(),
-            value.decode_utf8_lossy().into_owned(),
-        ));
+        push_tag(tags, name, value);
         ControlFlow::Continue(())
     }
 
@@ -418,9 +416,7 @@ impl Visitor for Builder {
         movetext: &mut Building,
         comment: RawComment<'_>,
     ) -> ControlFlow<Self::Output> {
-        movetext
-            .comment
-            .push_str(&String::from_utf8_lossy(comment.as_bytes()));
+        keep_comment_part(&mut movetext.comment, comment);
         ControlFlow::Continue(())
     }
 
@@ -429,9 +425,7 @@ impl Visitor for Builder {
         movetext: &mut Building,
         comment: RawComment<'_>,
     ) -> ControlFlow<Self::Output> {
-        let mut text = std::mem::take(&mut movetext.comment);
-        text.push_str(&String::from_utf8_lossy(comment.as_bytes()));
-        let text = clean_comment(&text);
+        let text = clean_comment(&whole_comment(&mut movetext.comment, comment));
         if !text.is_empty() {
             let at = movetext.at;
             let stored = &mut movetext.tree.nodes[at].comment;

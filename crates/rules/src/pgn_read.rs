@@ -341,6 +341,26 @@ impl Reading {
     }
 }
 
+/// Keeps a tag as read (name and value as UTF-8, the value unescaped).
+pub(crate) fn push_tag(tags: &mut Vec<(String, String)>, name: &[u8], value: RawTag<'_>) {
+    tags.push((
+        String::from_utf8_lossy(name).into_owned(),
+        value.decode_utf8_lossy().into_owned(),
+    ));
+}
+
+/// Keeps a part of a long comment: pgn-reader hands a very long one over in parts.
+pub(crate) fn keep_comment_part(pending: &mut String, part: RawComment<'_>) {
+    pending.push_str(&String::from_utf8_lossy(part.as_bytes()));
+}
+
+/// The whole comment that `last` ends: the parts kept before it, then it.
+pub(crate) fn whole_comment(pending: &mut String, last: RawComment<'_>) -> String {
+    let mut text = std::mem::take(pending);
+    text.push_str(&String::from_utf8_lossy(last.as_bytes()));
+    text
+}
+
 fn find_tag<'a>(tags: &'a [(String, String)], name: &str) -> Option<&'a str> {
     tags.iter()
         .find(|(n, _)| n == name)
@@ -389,10 +409,7 @@ impl Visitor for Collector {
         name: &[u8],
         value: RawTag<'_>,
     ) -> ControlFlow<Self::Output> {
-        tags.push((
-            String::from_utf8_lossy(name).into_owned(),
-            value.decode_utf8_lossy().into_owned(),
-        ));
+        push_tag(tags, name, value);
         ControlFlow::Continue(())
     }
 
@@ -445,10 +462,7 @@ impl Visitor for Collector {
         movetext: &mut Reading,
         comment: RawComment<'_>,
     ) -> ControlFlow<Self::Output> {
-        // pgn-reader hands over a very long comment in parts.
-        movetext
-            .pending_comment
-            .push_str(&String::from_utf8_lossy(comment.as_bytes()));
+        keep_comment_part(&mut movetext.pending_comment, comment);
         ControlFlow::Continue(())
     }
 
@@ -457,8 +471,7 @@ impl Visitor for Collector {
         movetext: &mut Reading,
         comment: RawComment<'_>,
     ) -> ControlFlow<Self::Output> {
-        let mut text = std::mem::take(&mut movetext.pending_comment);
-        text.push_str(&String::from_utf8_lossy(comment.as_bytes()));
+        let text = whole_comment(&mut movetext.pending_comment, comment);
         movetext.comments.push(PgnComment {
             ply: movetext.game.ply(),
             text: text.trim().to_owned(),
