@@ -363,3 +363,38 @@ pub struct NewGameBoard<'a> {
     pub turn: &'a str,
     pub deadline_at: Option<NaiveDateTime>,
 }
+
+/// One seat of a four-seat (bughouse) challenge: who took it, who alone may take it.
+#[derive(Clone, Debug, Queryable, Selectable)]
+#[diesel(table_name = crate::schema::challenge_seats)]
+pub struct ChallengeSeat {
+    pub id: i64,
+    pub challenge_id: i64,
+    /// `A1`, `B1`, `B2` or `A2`.
+    pub seat: String,
+    pub user_id: Option<i64>,
+    pub invited_id: Option<i64>,
+    pub taken_at: Option<NaiveDateTime>,
+}
+
+/// A seat of a new four-seat challenge.
+#[derive(Insertable)]
+#[diesel(table_name = crate::schema::challenge_seats)]
+pub struct NewChallengeSeat<'a> {
+    pub challenge_id: i64,
+    pub seat: &'a str,
+    pub user_id: Option<i64>,
+    pub invited_id: Option<i64>,
+    pub taken_at: Option<NaiveDateTime>,
+}
+
+/// A line of a bughouse team's chat, about to be stored.
+#[derive(Insertable)]
+#[diesel(table_name = crate::schema::team_chat)]
+pub struct NewTeamChatLine<'a> {
+    pub game_id: i64,
+    pub team: &'a str,
+    pub user_id: i64,
+    pub body: &'a str,
+    pub created_at: NaiveDateTime,
+}

@@ -34,6 +34,17 @@ diesel::table! {
 }
 
 diesel::table! {
+    challenge_seats (id) {
+        id -> Int8,
+        challenge_id -> Int8,
+        seat -> Text,
+        user_id -> Nullable<Int8>,
+        invited_id -> Nullable<Int8>,
+        taken_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
     challenges (id) {
         id -> Int8,
         creator_id -> Int8,
@@ -236,6 +247,17 @@ diesel::table! {
 }
 
 diesel::table! {
+    team_chat (id) {
+        id -> Int8,
+        game_id -> Int8,
+        team -> Text,
+        user_id -> Int8,
+        body -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     user_preferences (user_id) {
         user_id -> Int8,
         board_theme -> Text,
@@ -268,6 +290,7 @@ diesel::joinable!(analysis_trees -> games (game_id));
 diesel::joinable!(analysis_trees -> users (user_id));
 diesel::joinable!(api_tokens -> users (user_id));
 diesel::joinable!(book_moves -> games (game_id));
+diesel::joinable!(challenge_seats -> challenges (challenge_id));
 diesel::joinable!(challenges -> games (game_id));
 diesel::joinable!(conditional_moves -> games (game_id));
 diesel::joinable!(conditional_moves -> users (user_id));
@@ -286,12 +309,15 @@ diesel::joinable!(outbox -> games (game_id));
 diesel::joinable!(outbox -> users (user_id));
 diesel::joinable!(rating_history -> games (game_id));
 diesel::joinable!(ratings -> users (user_id));
+diesel::joinable!(team_chat -> games (game_id));
+diesel::joinable!(team_chat -> users (user_id));
 diesel::joinable!(user_preferences -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     analysis_trees,
     api_tokens,
     book_moves,
+    challenge_seats,
     challenges,
     conditional_moves,
     email_preferences,
@@ -306,6 +332,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     outbox,
     rating_history,
     ratings,
+    team_chat,
     user_preferences,
     users,
 );

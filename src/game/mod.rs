@@ -16,5 +16,5 @@ pub use record::{
     leave_taken, load_game, player_names, read_game,
 };
 pub use rules::{RulesError, RulesGame, rules_game};
-pub use seat::{Seat, color_name, parse_color};
+pub use seat::{Seat, color_name, from_bughouse, parse_bughouse_seat, parse_color};
 pub use status::GameStatus;

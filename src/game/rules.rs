@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use diesel::prelude::*;
-use slowfuse_rules::bughouse::Board;
+use slowfuse_rules::bughouse::{Board, BughouseEndReason, BughouseOutcome, Team};
 use slowfuse_rules::minesweeper::{MinesweeperGame, MinesweeperOptions};
 use slowfuse_rules::{BughouseGame, Color, Game, Variant};
 
@@ -90,7 +90,39 @@ impl GameRecord {
         Ok(game)
     }
 
-    fn bughouse_game(&self) -> Result<BughouseGame, CorruptGame> {
+    /// The bughouse match as the rules see it, with any off-board ending (resignation, time,
+    /// agreement) read back from the row; `CorruptGame` for any other record.
+    pub fn bughouse_game(&self) -> Result<BughouseGame, CorruptGame> {
+        if self.game.variant != BUGHOUSE {
+            return Err(self.corrupt(format!("{} is not bughouse", self.game.variant)));
+        }
+        let game = self.replay_bughouse()?;
+        if game.outcome().is_none()
+            && self.status == GameStatus::Finished
+            && let Some(outcome) = self.stored_match_outcome()
+        {
+            return Ok(game.with_outcome(outcome));
+        }
+        Ok(game)
+    }
+
+    /// The ending written in a match's row (result from team A's side, and the reason).
+    pub fn stored_match_outcome(&self) -> Option<BughouseOutcome> {
+        let reason = BughouseEndReason::from_name(self.game.termination.as_deref()?)?;
+        let winner = match self.game.result.as_str() {
+            "1-0" => Some(Team::A),
+            "0-1" => Some(Team::B),
+            "1/2-1/2" => None,
+            _ => return None,
+        };
+        Some(BughouseOutcome {
+            winner,
+            reason,
+            seat: None,
+        })
+    }
+
+    fn replay_bughouse(&self) -> Result<BughouseGame, CorruptGame> {
         let fens: Vec<&str> = self.game.initial_fen.split(" | ").collect();
         let [fen_a, fen_b] = fens[..] else {
             return Err(self.corrupt("a bughouse start needs two FENs"));
@@ -99,8 +131,6 @@ impl GameRecord {
             .moves_in_order()
             .map(|m| (board_of(m.board), m.uci.clone()))
             .collect();
-        // An off-board ending (resignation, time, agreement) is the row's result and
-        // status; the actions check the status before asking the rules.
         BughouseGame::replay([fen_a, fen_b], &moves).map_err(|e| self.corrupt(e.to_string()))
     }
 

@@ -45,6 +45,24 @@ impl Seat {
     }
 }
 
+/// Reads a bughouse seat's name: `A1`, `B1`, `B2` or `A2`.
+pub fn parse_bughouse_seat(s: &str) -> Option<bughouse::Seat> {
+    bughouse::Seat::ALL
+        .into_iter()
+        .find(|seat| seat.to_string() == s)
+}
+
+/// The stored seat (board and colour) of a bughouse seat.
+pub fn from_bughouse(seat: bughouse::Seat) -> Seat {
+    Seat {
+        board: match seat.board() {
+            bughouse::Board::A => 0,
+            bughouse::Board::B => 1,
+        },
+        color: seat.color(),
+    }
+}
+
 /// Parses a stored colour name.
 pub fn parse_color(s: &str) -> Option<Color> {
     match s {
@@ -74,6 +92,11 @@ mod tests {
         assert_eq!(seat(1, Color::White), Some(bughouse::Seat::B2));
         assert_eq!(seat(1, Color::Black), Some(bughouse::Seat::A2));
         assert_eq!(seat(2, Color::White), None);
+        for named in bughouse::Seat::ALL {
+            assert_eq!(parse_bughouse_seat(&named.to_string()), Some(named));
+            assert_eq!(from_bughouse(named).bughouse(), Some(named));
+        }
+        assert_eq!(parse_bughouse_seat("a1"), None);
         assert_eq!(
             Seat::first_board(Color::White).opponent().color,
             Color::Black

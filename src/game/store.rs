@@ -105,6 +105,20 @@ fn refresh_game_deadline(conn: &mut DbConnection, game_id: i64) -> QueryResult<(
     Ok(())
 }
 
+/// Sets one board's position without a move on it: in bughouse a capture on the other board
+/// changes this board's pockets.
+pub fn set_board_fen(
+    conn: &mut DbConnection,
+    game_id: i64,
+    board: i32,
+    fen: &str,
+) -> QueryResult<()> {
+    diesel::update(board_row(game_id, board))
+        .set(game_boards::fen.eq(fen))
+        .execute(conn)?;
+    Ok(())
+}
+
 /// Sets one seat's time bank.
 pub fn set_bank(
     conn: &mut DbConnection,
@@ -175,11 +189,29 @@ pub fn write_finish(
     game_id: i64,
     outcome: &Outcome,
 ) -> QueryResult<()> {
+    write_result(
+        conn,
+        now,
+        game_id,
+        outcome.result(),
+        outcome.reason.as_str(),
+    )
+}
+
+/// Writes the end of a game or match as its result (`1-0`, `0-1`, `1/2-1/2`; in bughouse from
+/// team A's side) and the termination's stable name; no deadline, no offer.
+pub fn write_result(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    game_id: i64,
+    result: &str,
+    termination: &str,
+) -> QueryResult<()> {
     diesel::update(games::table.find(game_id))
         .set((
             games::status.eq(GameStatus::Finished.as_str()),
-            games::result.eq(outcome.result()),
-            games::termination.eq(Some(outcome.reason.as_str())),
+            games::result.eq(result),
+            games::termination.eq(Some(termination)),
             games::finished_at.eq(Some(now)),
             games::deadline_at.eq(None::<NaiveDateTime>),
             games::updated_at.eq(now),

@@ -2,6 +2,7 @@
 //! an opponent's leave.
 
 use chrono::{Duration, NaiveDateTime};
+use slowfuse_rules::bughouse::Seat as BughouseSeat;
 
 use super::context::{ComposeFailure, Context, game_url};
 use super::messages::*;
@@ -41,7 +42,10 @@ pub(super) fn challenge_received(
         your_color: match c.color.as_str() {
             "white" => "black".to_string(),
             "black" => "white".to_string(),
-            _ => "a colour drawn at random".to_string(),
+            _ => match offered_seat(conn, c.id, user.id)? {
+                Some(seat) => describe_seat(seat),
+                None => "a colour drawn at random".to_string(),
+            },
         },
         challenges_url: ctx.url("/challenges"),
         footer: ctx.footer(
@@ -50,6 +54,35 @@ pub(super) fn challenge_received(
             "You get this mail because a player challenged you on Slowfuse and challenge mails are on in your settings.",
         ),
     }))
+}
+
+/// The seat of a four-seat challenge offered to `user_id` by name.
+fn offered_seat(
+    conn: &mut DbConnection,
+    challenge_id: i64,
+    user_id: i64,
+) -> Result<Option<BughouseSeat>, ComposeFailure> {
+    let seated = crate::usecases::seats::seated_challenge(conn, challenge_id)?;
+    Ok(seated.and_then(|s| {
+        s.seats
+            .iter()
+            .find(|v| v.invited.as_ref().is_some_and(|(id, _)| *id == user_id))
+            .map(|v| v.seat)
+    }))
+}
+
+/// A bughouse seat in words: "seat B1 (Black on board a, team B)".
+pub fn describe_seat(seat: BughouseSeat) -> String {
+    format!(
+        "seat {seat} ({} on board {}, {})",
+        if seat.color() == slowfuse_rules::Color::White {
+            "White"
+        } else {
+            "Black"
+        },
+        seat.board().to_string().to_lowercase(),
+        seat.team()
+    )
 }
 
 pub(super) fn verify_email(now: NaiveDateTime, ctx: &Context, user: &User) -> VerifyEmail {

@@ -66,7 +66,7 @@ pub struct ChallengeRequest {
 #[derive(Debug, thiserror::Error)]
 pub enum ChallengeError {
     #[error(
-        "unknown variant \"{0}\": choose one of atomic, standard, chess960, crazyhouse, antichess, kingofthehill, threecheck, horde, racingkings"
+        "unknown variant \"{0}\": choose one of atomic, standard, chess960, crazyhouse, antichess, kingofthehill, threecheck, horde, racingkings, bughouse"
     )]
     UnknownVariant(String),
     #[error("colour must be white, black or random")]
@@ -89,6 +89,18 @@ pub enum ChallengeError {
     NotForYou,
     #[error("only the player who made a challenge may cancel it")]
     NotYours,
+    #[error("seat must be A1, B1, B2, A2 or any")]
+    BadSeat,
+    #[error("seat {0} is your own: invite players to the other seats")]
+    InviteToOwnSeat(String),
+    #[error("invite each player to one seat, and one player to each seat")]
+    InvitedTwice,
+    #[error("you already have a seat in this challenge")]
+    AlreadySeated,
+    #[error("seat {0} is taken")]
+    SeatTaken(String),
+    #[error("every seat of this challenge is taken")]
+    Full,
     #[error(transparent)]
     Db(#[from] diesel::result::Error),
 }
@@ -168,7 +180,8 @@ pub fn create_challenge(
     })?)
 }
 
-fn random_token() -> String {
+/// A fresh share-link token.
+pub(crate) fn random_token() -> String {
     use base64::Engine;
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(rand::random::<[u8; 16]>())
 }

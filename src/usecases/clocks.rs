@@ -108,6 +108,8 @@ pub enum ExpireError {
     Db(#[from] diesel::result::Error),
     #[error(transparent)]
     Corrupt(#[from] CorruptGame),
+    #[error(transparent)]
+    Match(#[from] crate::usecases::bughouse::MatchError),
     /// The record says the game runs, its moves say it is over.
     #[error("game {game_id} is overdue, but its moves have already ended it")]
     AlreadyOver {
@@ -146,6 +148,17 @@ pub fn expire_overdue_games(
             if !overdue {
                 return Ok(None);
             }
+            if g.variant == crate::game::rules::BUGHOUSE {
+                return Ok(
+                    crate::usecases::bughouse::expire_match(conn, now, &record)?.map(|aborted| {
+                        if aborted {
+                            Expiry::Aborted(id)
+                        } else {
+                            Expiry::Flagged(id)
+                        }
+                    }),
+                );
+            }
             if g.ply < 2 {
                 write_abort(conn, now, id)?;
                 return Ok(Some(Expiry::Aborted(id)));
@@ -175,8 +188,9 @@ pub fn seconds_left(record: &GameRecord, seat: Seat, now: NaiveDateTime) -> Opti
         return None;
     }
     if record.is_started()
-        && record.seat_to_move() == seat
-        && let Some(d) = record.first_board().deadline_at
+        && let Some(board) = record.board(seat.board)
+        && board.turn == seat.color
+        && let Some(d) = board.deadline_at
     {
         return Some((d - now).num_seconds().max(0));
     }

@@ -260,18 +260,36 @@ fn supersede(
     kinds: &[Kind],
     reason: &str,
 ) -> QueryResult<usize> {
+    supersede_for(conn, game_id, kinds, None, reason)
+}
+
+/// As [`supersede`], only the mails to `users` when given.
+fn supersede_for(
+    conn: &mut DbConnection,
+    game_id: i64,
+    kinds: &[Kind],
+    users: Option<&[i64]>,
+    reason: &str,
+) -> QueryResult<usize> {
     let kinds: Vec<&str> = kinds.iter().map(|k| k.as_str()).collect();
-    diesel::update(
-        outbox::table
-            .filter(outbox::game_id.eq(game_id))
-            .filter(outbox::kind.eq_any(kinds))
-            .filter(outbox::status.eq(status::PENDING)),
-    )
-    .set((
-        outbox::status.eq(status::CANCELLED),
-        outbox::last_error.eq(reason),
-    ))
-    .execute(conn)
+    let mut waiting = outbox::table
+        .filter(outbox::game_id.eq(game_id))
+        .filter(outbox::kind.eq_any(kinds))
+        .filter(outbox::status.eq(status::PENDING))
+        .into_boxed();
+    if let Some(users) = users {
+        waiting = waiting.filter(outbox::user_id.eq_any(users.to_vec()));
+    }
+    let ids: Vec<i64> = waiting.select(outbox::id).load(conn)?;
+    if ids.is_empty() {
+        return Ok(0);
+    }
+    diesel::update(outbox::table.filter(outbox::id.eq_any(ids)))
+        .set((
+            outbox::status.eq(status::CANCELLED),
+            outbox::last_error.eq(reason),
+        ))
+        .execute(conn)
 }
 
 /// After a move (typed or played from conditional lines): the player now to move gets a
@@ -283,10 +301,17 @@ pub fn your_turn(
     game_id: i64,
     board: i32,
 ) -> QueryResult<()> {
-    supersede(
+    // Only this board's waiting "your move": in bughouse the other board's stands.
+    let board_players: Vec<i64> = game_players::table
+        .filter(game_players::game_id.eq(game_id))
+        .filter(game_players::board.eq(board))
+        .select(game_players::user_id)
+        .load(conn)?;
+    supersede_for(
         conn,
         game_id,
         &[Kind::YourTurn],
+        Some(&board_players),
         "superseded by a later move",
     )?;
     let (state, turn, ply): (String, String, i32) = games::table
@@ -417,6 +442,25 @@ pub fn challenge_received(
         return Ok(());
     };
     let key = format!("challenge_received:{}", challenge.id);
+    let payload = json!({ "challenge_id": challenge.id });
+    notify(
+        conn,
+        now,
+        (Kind::ChallengeReceived, user_id, None),
+        &key,
+        payload,
+    )?;
+    Ok(())
+}
+
+/// A seat of a four-seat challenge was offered to `user_id` by name: they get a mail.
+pub fn seat_offered(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    challenge: &Challenge,
+    user_id: i64,
+) -> QueryResult<()> {
+    let key = format!("challenge_received:{}:{user_id}", challenge.id);
     let payload = json!({ "challenge_id": challenge.id });
     notify(
         conn,

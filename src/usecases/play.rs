@@ -114,6 +114,10 @@ pub enum PlayError {
     EmptyMove,
     #[error("that is too long to be a move: write SAN such as Nf3 or UCI such as g1f3")]
     MoveTooLong,
+    #[error(
+        "this is a bughouse match: say which board you play on (\"board\": \"a\" or \"b\") and send that board's ply"
+    )]
+    IsMatch,
     #[error(transparent)]
     Corrupt(#[from] CorruptGame),
     #[error(transparent)]
@@ -202,6 +206,9 @@ fn check_turn(
     req: &ActionRequest,
     now: NaiveDateTime,
 ) -> Result<(Seat, bool), PlayError> {
+    if record.game.variant == crate::game::rules::BUGHOUSE {
+        return Err(PlayError::IsMatch);
+    }
     let me = record.seat_of(req.user_id).ok_or(PlayError::NotAPlayer)?;
     if !record.is_started() {
         return Err(PlayError::GameOver);

@@ -5,15 +5,20 @@
 //! and is rated the moment it ends (as lichess does), with the system constant τ = 0.5; a rating
 //! is provisional while its RD is above 110; aborted games, casual games, games that ended
 //! before both sides had moved and games that are not one player against another are not rated.
+//! A bughouse match rates each of its four players in `bughouse` against the opposing team
+//! taken as one player of the two opponents' mean rating, deviation and volatility (team
+//! ratings as bughouse sites keep them), all from the ratings before the match.
 //! The arithmetic is the `skillratings` crate's implementation of Glickman's paper.
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
+use slowfuse_rules::bughouse::{Seat as BughouseSeat, Team};
 use slowfuse_rules::{Color, Outcome};
 
 use crate::db::DbConnection;
+use crate::game::Seat;
 use crate::models::{NewRating, NewRatingChange, Rating};
 use crate::schema::{game_players, games, rating_history, ratings};
 
@@ -124,6 +129,102 @@ pub fn record_result(
     let score = white_score(outcome.winner);
     store(conn, now, game_id, &w, &new_w, black, score)?;
     store(conn, now, game_id, &b, &new_b, white, 1.0 - score)?;
+    Ok(())
+}
+
+/// Rates a bughouse match that has just been written as finished, in the caller's
+/// transaction (`winner`: the winning team, `None` for a draw). The same conditions as
+/// [`record_result`]: rated, both first moves made on some board, four distinct players,
+/// rated once.
+pub fn record_team_result(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    game_id: i64,
+    winner: Option<Team>,
+) -> QueryResult<()> {
+    let (rated, variant, ply, status): (bool, String, i32, String) = games::table
+        .find(game_id)
+        .select((games::rated, games::variant, games::ply, games::status))
+        .first(conn)?;
+    if !rated || ply < MIN_RATED_PLIES || status != "finished" {
+        return Ok(());
+    }
+    let rows: Vec<(i64, i32, String)> = game_players::table
+        .filter(game_players::game_id.eq(game_id))
+        .select((
+            game_players::user_id,
+            game_players::board,
+            game_players::color,
+        ))
+        .load(conn)?;
+    let seats: Vec<(i64, BughouseSeat)> = rows
+        .iter()
+        .filter_map(|(user, board, color)| {
+            let color = crate::game::parse_color(color)?;
+            Some((
+                *user,
+                Seat {
+                    board: *board,
+                    color,
+                }
+                .bughouse()?,
+            ))
+        })
+        .collect();
+    let mut order: Vec<i64> = seats.iter().map(|(u, _)| *u).collect();
+    order.sort_unstable();
+    order.dedup();
+    if seats.len() != 4 || order.len() != 4 {
+        return Ok(());
+    }
+    let already: i64 = rating_history::table
+        .filter(rating_history::game_id.eq(game_id))
+        .count()
+        .get_result(conn)?;
+    if already > 0 {
+        return Ok(());
+    }
+    for user in &order {
+        lock_rating(conn, now, *user, &variant)?;
+    }
+    let mut before = Vec::new();
+    for (user, seat) in &seats {
+        before.push((*seat, current_rating(conn, *user, &variant)?));
+    }
+    let team_of = |team: Team| -> Glicko2Rating {
+        let members: Vec<&Rating> = before
+            .iter()
+            .filter(|(s, _)| s.team() == team)
+            .map(|(_, r)| r)
+            .collect();
+        let mean = |f: fn(&Rating) -> f64| members.iter().map(|r| f(r)).sum::<f64>() / 2.0;
+        Glicko2Rating {
+            rating: mean(|r| r.rating),
+            deviation: mean(|r| r.deviation),
+            volatility: mean(|r| r.volatility),
+        }
+    };
+    let mut changes = Vec::new();
+    for (seat, rating) in &before {
+        // Each player is White against the opposing team in the arithmetic.
+        let as_white = winner.map(|team| {
+            if team == seat.team() {
+                Color::White
+            } else {
+                Color::Black
+            }
+        });
+        let (after, _) = rate_game(&glicko(rating), &team_of(seat.team().other()), as_white);
+        let opponent = seats
+            .iter()
+            .find(|(_, s)| *s == seat.opponent())
+            .map(|(u, _)| *u)
+            .expect("four seats");
+        changes.push((rating, after, opponent, white_score(as_white)));
+    }
+    for (rating, after, opponent, score) in changes {
+        store(conn, now, game_id, rating, &after, opponent, score)?;
+    }
     Ok(())
 }
 

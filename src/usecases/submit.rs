@@ -139,7 +139,7 @@ pub fn submit_move(
 
 /// The mover's bank after this move: it runs only once both sides have made their first
 /// move, and time on leave is not spent.
-fn bank_after_move(record: &GameRecord, seat: Seat, now: NaiveDateTime) -> Option<i64> {
+pub(crate) fn bank_after_move(record: &GameRecord, seat: Seat, now: NaiveDateTime) -> Option<i64> {
     let player = record.player(seat)?;
     let bank = player.time_left_seconds?;
     let board = record.board(seat.board)?;

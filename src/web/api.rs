@@ -21,6 +21,7 @@ use crate::web::errors::ApiError;
 use crate::web::game_page::standing::{PlayerClock, Standing};
 
 pub mod analysis;
+mod bughouse;
 mod messages;
 mod notifications;
 mod openings;
@@ -218,7 +219,15 @@ async fn create_token(
 #[derive(Deserialize)]
 struct ChallengeBody {
     variant: String,
-    color: String,
+    /// Two-player games: white, black or random.
+    #[serde(default)]
+    color: Option<String>,
+    /// Bughouse: the creator's seat, `A1`, `B1`, `B2`, `A2` or `any`.
+    #[serde(default)]
+    seat: Option<String>,
+    /// Bughouse: seats offered to players by name, `{"B1":"bob"}`.
+    #[serde(default)]
+    invite: Option<std::collections::BTreeMap<String, String>>,
     #[serde(default)]
     time_control: Option<String>,
     #[serde(default)]
@@ -251,17 +260,33 @@ async fn create_challenge(
 ) -> Result<HttpResponse, ApiError> {
     let now = state.now();
     let b = body.into_inner();
+    let time = TimeControlRequest {
+        kind: b.time_control,
+        days_per_move: b.days_per_move,
+        preset: b.preset,
+        initial_days: b.initial_days,
+        increment_hours: b.increment_hours,
+        cap_days: b.cap_days,
+    };
+    let link = |token: &str| {
+        format!(
+            "{}/challenges/link/{token}",
+            state.settings.server.public_url
+        )
+    };
+    if b.variant.trim() == crate::game::rules::BUGHOUSE {
+        let flags = (b.link_only, b.rated, b.auto_flag.unwrap_or(true), b.private);
+        let req = bughouse::seated_request(b.seat, time, b.invite, flags);
+        let seated = state
+            .db(move |c| crate::usecases::seats::create_seated_challenge(c, now, user.id, &req))
+            .await??;
+        let url = link(&seated.challenge.share_token);
+        return Ok(HttpResponse::Created().json(bughouse::created_json(&seated, &url)));
+    }
     let req = ChallengeRequest {
         variant: b.variant,
-        color: b.color,
-        time: TimeControlRequest {
-            kind: b.time_control,
-            days_per_move: b.days_per_move,
-            preset: b.preset,
-            initial_days: b.initial_days,
-            increment_hours: b.increment_hours,
-            cap_days: b.cap_days,
-        },
+        color: b.color.unwrap_or_default(),
+        time,
         opponent: b.opponent,
         link_only: b.link_only,
         rated: b.rated,
@@ -271,11 +296,8 @@ async fn create_challenge(
     let c = state
         .db(move |c| challenges::create_challenge(c, now, user.id, &req))
         .await??;
-    let link = format!(
-        "{}/challenges/link/{}",
-        state.settings.server.public_url, c.share_token
-    );
-    Ok(HttpResponse::Created().json(json!({ "id": c.id, "kind": c.kind, "url": link })))
+    let url = link(&c.share_token);
+    Ok(HttpResponse::Created().json(json!({ "id": c.id, "kind": c.kind, "url": url })))
 }
 
 async fn list_challenges(
@@ -308,6 +330,9 @@ async fn list_challenges(
 struct AcceptBody {
     #[serde(default)]
     token: Option<String>,
+    /// Bughouse: the seat to take, `A1`, `B1`, `B2`, `A2` or `any`.
+    #[serde(default)]
+    seat: Option<String>,
 }
 
 async fn accept_challenge(
@@ -319,7 +344,15 @@ async fn accept_challenge(
     let now = state.now();
     let random = state.random.clone();
     let id = path.into_inner();
-    let token = body.and_then(|b| b.into_inner().token);
+    let body = body.map(|b| b.into_inner()).unwrap_or_default();
+    let token = body.token;
+    let challenge = state
+        .db(move |c| challenges::challenge_by_id(c, id))
+        .await??
+        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "challenge not found"))?;
+    if challenge.variant == crate::game::rules::BUGHOUSE {
+        return bughouse::take_seat(&state, user.id, id, body.seat, token).await;
+    }
     let game_id = state
         .db(move |c| challenges::accept_challenge(c, now, &*random, id, user.id, token.as_deref()))
         .await??;
@@ -456,6 +489,9 @@ async fn get_game(
         .db(move |c| read_game_cached(c, &records, id))
         .await??
         .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "game not found"))?;
+    if record.game.variant == crate::game::rules::BUGHOUSE {
+        return bughouse::match_answer(&state, id, viewer.0).await;
+    }
     Ok(HttpResponse::Ok().json(game_json_for(&record, state.now(), viewer.0)))
 }
 
@@ -466,6 +502,9 @@ struct MoveBody {
     ply: i32,
     #[serde(default)]
     comment: Option<String>,
+    /// Bughouse: the board moved on, `a` or `b` (`ply` is then that board's).
+    #[serde(default)]
+    board: Option<String>,
 }
 
 async fn post_move(
@@ -475,6 +514,16 @@ async fn post_move(
     body: web::Json<MoveBody>,
 ) -> Result<HttpResponse, ApiError> {
     let b = body.into_inner();
+    if b.board.is_some() {
+        let req = crate::usecases::bughouse::MatchRequest {
+            game_id: path.into_inner(),
+            user_id: user.id,
+            board: bughouse::board_field(b.board.as_deref())?,
+            ply: Some(b.ply),
+            action: crate::usecases::bughouse::MatchAction::Move(b.mv),
+        };
+        return bughouse::act(&state, req).await;
+    }
     let req = ActionRequest {
         game_id: path.into_inner(),
         user_id: user.id,
@@ -496,6 +545,9 @@ struct ActionBody {
     /// For `give_time`: how many days.
     #[serde(default)]
     days: Option<i64>,
+    /// Bughouse: the board the player plays on, `a` or `b` (`ply` is then that board's).
+    #[serde(default)]
+    board: Option<String>,
 }
 
 async fn post_action(
@@ -508,6 +560,22 @@ async fn post_action(
     if b.action == "kibitz" {
         let text = b.message.unwrap_or_default();
         return messages::kibitz(state, user, path.into_inner(), text).await;
+    }
+    if b.board.is_some() || b.action == "team_chat" {
+        let action = bughouse::match_action(&b.action, b.message).ok_or_else(|| {
+            ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "in a bughouse match, action must be one of resign, offer_draw, accept_draw, decline_draw, withdraw_draw, team_chat (moves go to /moves)",
+            )
+        })?;
+        let req = crate::usecases::bughouse::MatchRequest {
+            game_id: path.into_inner(),
+            user_id: user.id,
+            board: bughouse::board_field(b.board.as_deref())?,
+            ply: b.ply,
+            action,
+        };
+        return bughouse::act(&state, req).await;
     }
     let days = b.days.map(|d| d.to_string());
     let action = Action::parse(&b.action, days.as_deref())

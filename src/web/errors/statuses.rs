@@ -5,6 +5,7 @@ use actix_web::http::StatusCode;
 use super::UseCaseError;
 use crate::usecases::accounts::{LoginError, SignUpError};
 use crate::usecases::analysis::AnalysisError;
+use crate::usecases::bughouse::MatchError;
 use crate::usecases::challenges::ChallengeError;
 use crate::usecases::email_settings::{ResendError, SettingsError};
 use crate::usecases::leave::LeaveError;
@@ -20,6 +21,7 @@ impl UseCaseError for PlayError {
     fn status(&self) -> StatusCode {
         match self {
             PlayError::NotFound => StatusCode::NOT_FOUND,
+            PlayError::IsMatch => StatusCode::BAD_REQUEST,
             PlayError::NotAPlayer | PlayError::NotYourTurn => StatusCode::FORBIDDEN,
             PlayError::GameOver
             | PlayError::Stale { .. }
@@ -38,6 +40,30 @@ impl UseCaseError for PlayError {
             | PlayError::MoveTooLong => StatusCode::UNPROCESSABLE_ENTITY,
             PlayError::Message(m) => m.status(),
             PlayError::Corrupt(_) | PlayError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl UseCaseError for MatchError {
+    fn status(&self) -> StatusCode {
+        match self {
+            MatchError::NotFound => StatusCode::NOT_FOUND,
+            MatchError::NotAPlayer
+            | MatchError::NotYourBoard { .. }
+            | MatchError::NotYourTurn(_) => StatusCode::FORBIDDEN,
+            MatchError::GameOver
+            | MatchError::Stale { .. }
+            | MatchError::DrawAlreadyOffered
+            | MatchError::TheirOfferStands => StatusCode::CONFLICT,
+            MatchError::NoBoard | MatchError::NoPly => StatusCode::BAD_REQUEST,
+            MatchError::Rules(_)
+            | MatchError::EmptyMove
+            | MatchError::MoveTooLong
+            | MatchError::EmptyMessage
+            | MatchError::MessageTooLong(_)
+            | MatchError::NoDrawOffer
+            | MatchError::NoOwnDrawOffer => StatusCode::UNPROCESSABLE_ENTITY,
+            MatchError::Corrupt(_) | MatchError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 }
@@ -74,7 +100,10 @@ impl UseCaseError for ChallengeError {
     fn status(&self) -> StatusCode {
         match self {
             ChallengeError::NotFound => StatusCode::NOT_FOUND,
-            ChallengeError::NotOpen => StatusCode::CONFLICT,
+            ChallengeError::NotOpen
+            | ChallengeError::AlreadySeated
+            | ChallengeError::SeatTaken(_)
+            | ChallengeError::Full => StatusCode::CONFLICT,
             ChallengeError::OwnChallenge | ChallengeError::NotForYou | ChallengeError::NotYours => {
                 StatusCode::FORBIDDEN
             }
@@ -83,7 +112,10 @@ impl UseCaseError for ChallengeError {
             | ChallengeError::BadTime(_)
             | ChallengeError::NoSuchOpponent(_)
             | ChallengeError::RatedNeedsClock
-            | ChallengeError::SelfChallenge => StatusCode::UNPROCESSABLE_ENTITY,
+            | ChallengeError::SelfChallenge
+            | ChallengeError::BadSeat
+            | ChallengeError::InviteToOwnSeat(_)
+            | ChallengeError::InvitedTwice => StatusCode::UNPROCESSABLE_ENTITY,
             ChallengeError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

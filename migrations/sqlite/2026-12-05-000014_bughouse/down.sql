@@ -1,0 +1,2 @@
+DROP TABLE team_chat;
+DROP TABLE challenge_seats;

@@ -1,0 +1,295 @@
+//! Bughouse through the API, on SQLite and (when configured) PostgreSQL: a four-seat
+//! challenge filled seat by seat, a match played on both boards with a capture going to the
+//! partner's pocket and dropped from there, the team chat read by that team only, the bad
+//! requests refused without changing anything, and a resignation ending the match for all four.
+
+mod common;
+
+use common::TestApp;
+use serde_json::{Value, json};
+
+on_both_databases!(
+    four_seats_are_filled_and_the_match_starts_with_the_fourth,
+    a_capture_fills_the_partners_pocket_and_the_drop_is_played,
+    team_chat_reaches_the_two_partners_only,
+    a_resignation_ends_the_match_for_all_four_and_rates_them,
+);
+
+struct Four {
+    alice: String,
+    bob: String,
+    carol: String,
+    dave: String,
+}
+
+/// alice (A1), bob (B1), carol (B2) and dave (A2) in a rated match, three days per move.
+fn match_of_four(app: &TestApp) -> (Four, i64) {
+    let four = Four {
+        alice: app.user("alice"),
+        bob: app.user("bob"),
+        carol: app.user("carol"),
+        dave: app.user("dave"),
+    };
+    let r = app.post(
+        "/api/v1/challenges",
+        Some(&four.alice),
+        json!({"variant": "bughouse", "seat": "A1", "days_per_move": 3, "rated": true}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = r.body["id"].as_i64().unwrap();
+    let mut game = None;
+    for (token, seat) in [(&four.bob, "B1"), (&four.carol, "B2"), (&four.dave, "A2")] {
+        let r = app.post(
+            &format!("/api/v1/challenges/{id}/accept"),
+            Some(token),
+            json!({ "seat": seat }),
+        );
+        assert_eq!(r.status, 201, "{}", r.body);
+        game = r.body["game_id"].as_i64();
+    }
+    (four, game.expect("the fourth seat starts the match"))
+}
+
+fn game_json(app: &TestApp, g: i64, token: Option<&str>) -> Value {
+    let r = app.get(&format!("/api/v1/games/{g}"), token);
+    assert_eq!(r.status, 200, "{}", r.body);
+    r.body
+}
+
+fn play(app: &TestApp, g: i64, token: &str, board: &str, mv: &str, ply: i64) -> common::Reply {
+    app.post(
+        &format!("/api/v1/games/{g}/moves"),
+        Some(token),
+        json!({"board": board, "move": mv, "ply": ply}),
+    )
+}
+
+fn four_seats_are_filled_and_the_match_starts_with_the_fourth(app: &TestApp) {
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let carol = app.user("carol");
+    let dave = app.user("dave");
+    let erin = app.user("erin");
+    let r = app.post(
+        "/api/v1/challenges",
+        Some(&alice),
+        json!({"variant": "bughouse", "seat": "A1", "days_per_move": 2, "invite": {"B1": "bob"}}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = r.body["id"].as_i64().unwrap();
+    assert_eq!(r.body["kind"], "open");
+    assert!(
+        r.body["url"]
+            .as_str()
+            .unwrap()
+            .contains("/challenges/link/")
+    );
+    assert_eq!(
+        r.body["seats"],
+        json!({"A1": "alice", "B1": null, "B2": null, "A2": null})
+    );
+    assert_eq!(r.body["invited"], json!({"B1": "bob"}));
+    let accept = |token: &str, seat: &str| {
+        app.post(
+            &format!("/api/v1/challenges/{id}/accept"),
+            Some(token),
+            json!({ "seat": seat }),
+        )
+    };
+
+    // A seat offered to bob is his alone; a seat name that is none is refused.
+    let r = accept(&carol, "B1");
+    assert_eq!(r.status, 403, "{}", r.body);
+    assert_eq!(accept(&carol, "C3").status, 422);
+    // "any" gives bob the seat offered to him.
+    let r = accept(&bob, "any");
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert_eq!(
+        r.body,
+        json!({"seats": {"A1": "alice", "B1": "bob", "B2": null, "A2": null}, "game_id": null})
+    );
+    // A taken seat, and a second seat for someone seated, are refused.
+    let r = accept(&carol, "A1");
+    assert_eq!(r.status, 409, "{}", r.body);
+    assert!(r.body["error"].as_str().unwrap().contains("taken"));
+    assert_eq!(accept(&alice, "B2").status, 409);
+    assert_eq!(accept(&carol, "B2").status, 201);
+    let r = accept(&dave, "any");
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert_eq!(r.body["seats"]["A2"], "dave");
+    let g = r.body["game_id"]
+        .as_i64()
+        .expect("the fourth seat starts it");
+    // A fifth player finds the challenge closed.
+    assert_eq!(accept(&erin, "any").status, 409);
+
+    let j = game_json(app, g, None);
+    assert_eq!(j["variant"], "bughouse");
+    assert_eq!(j["status"], "started");
+    assert_eq!(j["result"], "*");
+    assert_eq!(
+        j["seats"],
+        json!({"A1": "alice", "B1": "bob", "B2": "carol", "A2": "dave"})
+    );
+    for board in ["a", "b"] {
+        let b = &j["boards"][board];
+        assert_eq!(b["ply"], 0);
+        assert_eq!(b["turn"], "white");
+        assert_eq!(b["moves"], json!([]));
+        assert_eq!(b["pockets"], json!({"white": "", "black": ""}));
+        assert!(b["deadline_at"].is_string(), "{b}");
+        assert!(
+            b["fen"]
+                .as_str()
+                .unwrap()
+                .starts_with("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR")
+        );
+    }
+    assert_eq!(j["sitting"], json!([]));
+    assert_eq!(j["winning_team"], Value::Null);
+    assert!(j.get("team_chat").is_none(), "a visitor gets no team chat");
+}
+
+fn a_capture_fills_the_partners_pocket_and_the_drop_is_played(app: &TestApp) {
+    let (p, g) = match_of_four(app);
+    // Board a: 1. e4 d5 2. exd5 — the pawn goes to dave (A2, Black on board b).
+    assert_eq!(play(app, g, &p.alice, "a", "e4", 0).status, 200);
+    assert_eq!(play(app, g, &p.bob, "a", "d5", 1).status, 200);
+    // Board b moves at the same time: carol (B2) opens.
+    assert_eq!(play(app, g, &p.carol, "b", "e4", 0).status, 200);
+    let r = play(app, g, &p.alice, "a", "exd5", 2);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body["boards"]["b"]["pockets"]["black"], "P");
+    assert!(
+        r.body["boards"]["b"]["fen"]
+            .as_str()
+            .unwrap()
+            .contains("[p]"),
+        "{}",
+        r.body["boards"]["b"]["fen"]
+    );
+
+    // Refused, and nothing changes: the partner's board, a stale ply, a piece not in the
+    // pocket, no board, not the player's turn.
+    let before = game_json(app, g, None);
+    let r = play(app, g, &p.alice, "b", "d5", 1);
+    assert_eq!(r.status, 403, "{}", r.body);
+    assert!(r.body["error"].as_str().unwrap().contains("board a"));
+    let r = play(app, g, &p.dave, "b", "P@d5", 0);
+    assert_eq!(r.status, 409, "{}", r.body);
+    let r = play(app, g, &p.dave, "b", "Q@d5", 1);
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert!(
+        r.body["error"].as_str().unwrap().contains("queen"),
+        "{}",
+        r.body
+    );
+    let r = app.play(g, &p.dave, "P@d5", 1);
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.body["error"].as_str().unwrap().contains("board"));
+    let r = play(app, g, &p.carol, "b", "d4", 1);
+    assert_eq!(r.status, 403, "{}", r.body);
+    assert_eq!(game_json(app, g, None), before);
+
+    // The drop from the pocket the partner filled.
+    let r = play(app, g, &p.dave, "b", "P@d5", 1);
+    assert_eq!(r.status, 200, "{}", r.body);
+    let b = &r.body["boards"]["b"];
+    assert_eq!(b["ply"], 2);
+    assert_eq!(b["moves"], json!(["e2e4", "P@d5"]));
+    assert_eq!(b["pockets"]["black"], "");
+    assert_eq!(b["turn"], "white");
+    assert_eq!(
+        r.body["moves"],
+        json!([
+            {"board": "a", "uci": "e2e4", "san": "e4"},
+            {"board": "a", "uci": "d7d5", "san": "d5"},
+            {"board": "b", "uci": "e2e4", "san": "e4"},
+            {"board": "a", "uci": "e4d5", "san": "exd5"},
+            {"board": "b", "uci": "P@d5", "san": "P@d5"},
+        ])
+    );
+    assert_eq!(r.body["boards"]["a"]["sans"], json!(["e4", "d5", "exd5"]));
+}
+
+fn team_chat_reaches_the_two_partners_only(app: &TestApp) {
+    let (p, g) = match_of_four(app);
+    let secret = "push the queen, I will send knights";
+    let r = app.post(
+        &format!("/api/v1/games/{g}/actions"),
+        Some(&p.alice),
+        json!({"action": "team_chat", "message": secret}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body["team_chat"][0]["author"], "alice");
+    assert_eq!(r.body["team_chat"][0]["text"], secret);
+    // Her partner reads it; the other team has its own (empty) chat; visitors none.
+    let dave = game_json(app, g, Some(&p.dave));
+    assert_eq!(dave["team_chat"][0]["text"], secret);
+    for token in [&p.bob, &p.carol] {
+        let j = game_json(app, g, Some(token));
+        assert_eq!(j["team_chat"], json!([]), "{j}");
+    }
+    let outsider = app.user("mallory");
+    for token in [Some(outsider.as_str()), None] {
+        let r = app.get(&format!("/api/v1/games/{g}"), token);
+        assert!(!r.body.to_string().contains("queen, I will"), "{}", r.body);
+    }
+    for path in [format!("/games/{g}"), format!("/games/{g}.pgn")] {
+        let (_, text) = app.get_text(&path);
+        assert!(
+            !text.contains("queen, I will"),
+            "{path} shows the team chat"
+        );
+    }
+    // Someone not playing cannot write to it; an empty line is refused.
+    let r = app.post(
+        &format!("/api/v1/games/{g}/actions"),
+        Some(&outsider),
+        json!({"action": "team_chat", "message": "hello"}),
+    );
+    assert_eq!(r.status, 403, "{}", r.body);
+    let r = app.post(
+        &format!("/api/v1/games/{g}/actions"),
+        Some(&p.bob),
+        json!({"action": "team_chat", "message": "  "}),
+    );
+    assert_eq!(r.status, 422, "{}", r.body);
+}
+
+fn a_resignation_ends_the_match_for_all_four_and_rates_them(app: &TestApp) {
+    let (p, g) = match_of_four(app);
+    assert_eq!(play(app, g, &p.alice, "a", "e4", 0).status, 200);
+    assert_eq!(play(app, g, &p.bob, "a", "e5", 1).status, 200);
+    assert_eq!(play(app, g, &p.carol, "b", "d4", 0).status, 200);
+    // carol (B2) resigns on board b: team B loses, on both boards.
+    let r = app.post(
+        &format!("/api/v1/games/{g}/actions"),
+        Some(&p.carol),
+        json!({"action": "resign", "board": "b", "ply": 1}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body["status"], "finished");
+    assert_eq!(r.body["result"], "1-0");
+    assert_eq!(r.body["termination"], "resignation");
+    assert_eq!(r.body["winning_team"], "A");
+    // Nobody moves any more, on either board.
+    let r = play(app, g, &p.alice, "a", "Nf3", 2);
+    assert_eq!(r.status, 409, "{}", r.body);
+    let r = play(app, g, &p.dave, "b", "e5", 1);
+    assert_eq!(r.status, 409, "{}", r.body);
+    // Each player's bughouse rating moved: the winners up, the losers down.
+    for (name, up) in [
+        ("alice", true),
+        ("dave", true),
+        ("bob", false),
+        ("carol", false),
+    ] {
+        let r = app.get(&format!("/api/v1/users/{name}"), None);
+        assert_eq!(r.status, 200, "{}", r.body);
+        let rating = r.body["ratings"]["bughouse"]["rating"]
+            .as_f64()
+            .unwrap_or_else(|| panic!("{name} has a bughouse rating: {}", r.body));
+        assert_eq!(rating > 1500.0, up, "{name}: {rating}");
+    }
+}
