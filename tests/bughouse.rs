@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::TestApp;
+use common::{Browser, TestApp, hidden_value};
 use serde_json::{Value, json};
 
 on_both_databases!(
@@ -13,6 +13,8 @@ on_both_databases!(
     a_capture_fills_the_partners_pocket_and_the_drop_is_played,
     team_chat_reaches_the_two_partners_only,
     a_resignation_ends_the_match_for_all_four_and_rates_them,
+    the_match_page_plays_on_ones_own_board_and_keeps_the_team_chat_in_the_team,
+    the_bpgn_names_the_four_players_and_both_boards_moves,
 );
 
 struct Four {
@@ -292,4 +294,169 @@ fn a_resignation_ends_the_match_for_all_four_and_rates_them(app: &TestApp) {
             .unwrap_or_else(|| panic!("{name} has a bughouse rating: {}", r.body));
         assert_eq!(rating > 1500.0, up, "{name}: {rating}");
     }
+}
+
+/// A browser logged in as `name` (signed up through the API).
+fn logged_in(app: &TestApp, name: &str) -> Browser {
+    let browser = app.browser();
+    let csrf = browser.csrf("/login");
+    let page = browser.post(
+        "/login",
+        &[
+            ("csrf_token", &csrf),
+            ("username", name),
+            ("password", "correct horse battery"),
+            ("next", "/"),
+        ],
+    );
+    assert_eq!(page.status, 303, "log in {name}: {}", page.body);
+    browser
+}
+
+fn the_match_page_plays_on_ones_own_board_and_keeps_the_team_chat_in_the_team(app: &TestApp) {
+    let (p, g) = match_of_four(app);
+    assert_eq!(play(app, g, &p.alice, "a", "e4", 0).status, 200);
+    assert_eq!(play(app, g, &p.bob, "a", "d5", 1).status, 200);
+    assert_eq!(play(app, g, &p.alice, "a", "exd5", 2).status, 200);
+
+    // A visitor sees both boards, the four players, the pocket the capture filled, the moves
+    // with their board letters, and no form and no team chat.
+    let (status, html) = app.get_text(&format!("/games/{g}"));
+    assert_eq!(status, 200, "{html}");
+    let html = html.replace("&#38;", "&amp;");
+    for needle in [
+        "Bughouse: alice &amp; dave v bob &amp; carol",
+        "id=\"board-a\"",
+        "id=\"board-b\"",
+        "aria-label=\"black pawn in hand, 1\"",
+        "2A.</span> exd5",
+        "Board b: carol (B2) to move",
+    ] {
+        assert!(html.contains(needle), "the visitor's page lacks {needle}");
+    }
+    assert!(!html.contains("move-form-"), "a visitor gets no move form");
+    assert!(!html.contains("team-chat"), "a visitor gets no team chat");
+
+    // carol plays on board b through the page's form; the page shows her board first.
+    let carol = logged_in(app, "carol");
+    let page = carol.get(&format!("/games/{g}"));
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("id=\"move-form-b\""), "{}", page.body);
+    assert!(!page.body.contains("id=\"move-form-a\""));
+    assert!(
+        page.body.find("id=\"board-b\"").unwrap() < page.body.find("id=\"board-a\"").unwrap(),
+        "her own board comes first"
+    );
+    let csrf = hidden_value(&page.body, "csrf_token").unwrap();
+    let path = format!("/games/{g}/match");
+    // An illegal move is refused on the page with the move kept in its box.
+    let refused = carol.post(
+        &path,
+        &[
+            ("csrf_token", &csrf),
+            ("board", "b"),
+            ("ply", "0"),
+            ("action", "move"),
+            ("move", "Ke2"),
+        ],
+    );
+    assert_eq!(refused.status, 422, "{}", refused.body);
+    assert!(
+        refused.body.contains("value=\"Ke2\""),
+        "the typed move is kept"
+    );
+    let done = carol.post(
+        &path,
+        &[
+            ("csrf_token", &csrf),
+            ("board", "b"),
+            ("ply", "0"),
+            ("action", "move"),
+            ("move", "d4"),
+        ],
+    );
+    assert_eq!(done.status, 303, "{}", done.body);
+    assert_eq!(
+        game_json(app, g, None)["boards"]["b"]["sans"],
+        json!(["d4"])
+    );
+
+    // Her team chat, on her page and her partner's only.
+    let said = carol.post(
+        &path,
+        &[
+            ("csrf_token", &csrf),
+            ("action", "team_chat"),
+            ("message", "<b>trade</b> knights"),
+        ],
+    );
+    assert_eq!(said.status, 303, "{}", said.body);
+    let bob = logged_in(app, "bob");
+    let bob_page = bob.get(&format!("/games/{g}")).body;
+    assert!(
+        !bob_page.contains("<b>trade"),
+        "written as text, never as markup"
+    );
+    let text = bob_page
+        .replace("&#60;", "<")
+        .replace("&lt;", "<")
+        .replace("&#62;", ">")
+        .replace("&gt;", ">");
+    assert!(
+        text.contains("<b>trade</b> knights"),
+        "her partner reads it"
+    );
+    let alice = logged_in(app, "alice");
+    let alice_page = alice.get(&format!("/games/{g}")).body;
+    assert!(
+        alice_page.contains("id=\"team-chat\""),
+        "alice has her own team's chat"
+    );
+    assert!(
+        !alice_page.contains("trade"),
+        "the other team never reads it"
+    );
+
+    // Resigning asks first, then ends the match for all four.
+    let asked = alice.post(
+        &path,
+        &[
+            (
+                "csrf_token",
+                &hidden_value(&alice_page, "csrf_token").unwrap(),
+            ),
+            ("board", "a"),
+            ("ply", "3"),
+            ("action", "resign"),
+        ],
+    );
+    assert_eq!(asked.status, 200);
+    assert!(asked.body.contains("id=\"resign-question\""));
+    assert_eq!(game_json(app, g, None)["status"], "started");
+}
+
+fn the_bpgn_names_the_four_players_and_both_boards_moves(app: &TestApp) {
+    let (p, g) = match_of_four(app);
+    assert_eq!(play(app, g, &p.alice, "a", "e4", 0).status, 200);
+    assert_eq!(play(app, g, &p.carol, "b", "d4", 0).status, 200);
+    assert_eq!(play(app, g, &p.bob, "a", "d5", 1).status, 200);
+    let (status, bpgn) = app.get_text(&format!("/games/{g}.bpgn"));
+    assert_eq!(status, 200, "{bpgn}");
+    for needle in [
+        "[WhiteA \"alice\"]",
+        "[BlackA \"bob\"]",
+        "[WhiteB \"carol\"]",
+        "[BlackB \"dave\"]",
+        "[Variant \"Bughouse\"]",
+        "1A. e4 1B. d4 1a. d5 *",
+    ] {
+        assert!(bpgn.contains(needle), "the BPGN lacks {needle}:\n{bpgn}");
+    }
+    let (_, pgn) = app.get_text(&format!("/games/{g}.pgn"));
+    assert_eq!(pgn, bpgn, ".pgn of a match is its BPGN");
+    let (_, fen) = app.get_text(&format!("/games/{g}.fen"));
+    assert_eq!(fen.trim().split(" | ").count(), 2, "{fen}");
+    // A game of one board has no BPGN.
+    let other = app.game("standard", &p.alice, &p.bob);
+    assert_eq!(app.get_text(&format!("/games/{other}.bpgn")).0, 404);
 }

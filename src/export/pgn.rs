@@ -1,10 +1,11 @@
 //! A game's PGN as anyone may read it, alone or many games in one file.
 
 use diesel::QueryResult;
+use slowfuse_rules::bughouse::{BpgnHeaders, Seat as BughouseSeat, write_bpgn};
 use slowfuse_rules::{Color, EndReason, Game, PgnHeaders, write_pgn};
 
 use crate::db::DbConnection;
-use crate::game::{CorruptGame, GameRecord, load_game};
+use crate::game::{CorruptGame, GameRecord, from_bughouse, load_game};
 use crate::openings::classify;
 use crate::usecases::messages::readable_conversation;
 
@@ -12,6 +13,9 @@ use crate::usecases::messages::readable_conversation;
 /// anonymous reader may see (`messages::may_read`): comments of public games, kibitz once the
 /// game is over, never a note, nothing written in a private game.
 pub fn pgn_of(record: &GameRecord, public_url: &str) -> Result<String, CorruptGame> {
+    if record.game.variant == crate::game::rules::BUGHOUSE {
+        return bpgn_of(record, public_url);
+    }
     let game = record.chess_game()?;
     Ok(write_pgn(
         &headers(record, public_url, &game),
@@ -55,6 +59,35 @@ fn public_comments(record: &GameRecord) -> Vec<Option<String>> {
         }
     }
     comments
+}
+
+/// A bughouse match as BPGN: the four players by seat, both boards' moves in the order played
+/// with their board letters, the result from team A's side; the public comments as in a PGN.
+/// Team chat is never in it.
+pub fn bpgn_of(record: &GameRecord, public_url: &str) -> Result<String, CorruptGame> {
+    let game = record.bughouse_game()?;
+    let name = |seat: BughouseSeat| record.name_of(from_bughouse(seat)).to_string();
+    let termination = if record.status == crate::game::GameStatus::Finished {
+        game.outcome().map(|o| o.describe())
+    } else {
+        None
+    };
+    let headers = BpgnHeaders {
+        event: format!("Slowfuse correspondence bughouse {}", record.game.id),
+        site: format!(
+            "{}/games/{}",
+            public_url.trim_end_matches('/'),
+            record.game.id
+        ),
+        date: record.game.created_at.format("%Y.%m.%d").to_string(),
+        white_a: name(BughouseSeat::A1),
+        black_a: name(BughouseSeat::B1),
+        white_b: name(BughouseSeat::B2),
+        black_b: name(BughouseSeat::A2),
+        termination,
+        extra: Vec::new(),
+    };
+    Ok(write_bpgn(&headers, &game, &public_comments(record)))
 }
 
 /// The tag pairs: event and site name the game on this server, the date is the day it began.

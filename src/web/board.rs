@@ -1,6 +1,6 @@
 //! The board as the page draws it: 64 squares in display order with their pieces and marks.
 
-use slowfuse_rules::{Color, Game, Pocket, Role};
+use slowfuse_rules::{BoardArray, Color, Game, PlyMarks, Pocket, Role};
 
 /// One square of the drawn board.
 #[derive(Clone, Debug)]
@@ -145,6 +145,12 @@ fn piece_code_and_name(color: Color, role: Role) -> (&'static str, &'static str)
 pub fn board_view(game: &Game, ply: u32, side: Color) -> BoardView {
     let pieces = game.board_at(ply).unwrap_or([None; 64]);
     let marks = game.marks_at(ply).unwrap_or_default();
+    draw_squares(&pieces, &marks, side)
+}
+
+/// Draws `pieces` with `marks` (the last move, the king in check, cleared squares), seen
+/// from `side`: any board, also one of a bughouse match.
+pub fn draw_squares(pieces: &BoardArray, marks: &PlyMarks, side: Color) -> BoardView {
     let last = marks.from_to;
     let (ranks, files): (Vec<u8>, Vec<u8>) = match side {
         Color::White => ((0..8).rev().collect(), (0..8).collect()),

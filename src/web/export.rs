@@ -1,4 +1,5 @@
-//! The export routes: `/games/{id}.pgn` and `/games/{id}.fen`, served from `crate::export`.
+//! The export routes: `/games/{id}.pgn` (a bughouse match's is BPGN, also at
+//! `/games/{id}.bpgn`) and `/games/{id}.fen`, served from `crate::export`.
 
 use actix_web::{HttpResponse, web};
 use serde::Deserialize;
@@ -11,6 +12,7 @@ use crate::web::errors::WebError;
 /// Registers the export routes (before the game page, whose pattern is wider).
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/games/{id}.pgn", web::get().to(game_pgn))
+        .route("/games/{id}.bpgn", web::get().to(game_bpgn))
         .route("/games/{id}.fen", web::get().to(game_fen));
 }
 
@@ -29,13 +31,34 @@ async fn game_pgn(
 ) -> Result<HttpResponse, WebError> {
     let record = game_in_path(&state, &path).await?;
     let pgn = pgn_of(&record, &state.settings.server.public_url)?;
+    let extension = if record.game.variant == crate::game::rules::BUGHOUSE {
+        "bpgn"
+    } else {
+        "pgn"
+    };
     Ok(HttpResponse::Ok()
         .content_type("application/x-chess-pgn; charset=utf-8")
         .insert_header((
             "Content-Disposition",
-            format!("inline; filename=\"slowfuse-{}.pgn\"", record.game.id),
+            format!(
+                "inline; filename=\"slowfuse-{}.{extension}\"",
+                record.game.id
+            ),
         ))
         .body(pgn))
+}
+
+/// `/games/{id}.bpgn`: a bughouse match's BPGN (the same as its `.pgn`); 404 for a game of
+/// one board.
+async fn game_bpgn(
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, WebError> {
+    let record = game_in_path(&state, &path).await?;
+    if record.game.variant != crate::game::rules::BUGHOUSE {
+        return Err(WebError::NotFound);
+    }
+    game_pgn(state, path).await
 }
 
 #[derive(Deserialize)]
@@ -55,8 +78,22 @@ async fn game_fen(
             last: record.game.ply,
         })?),
     };
-    let game = record.chess_game()?;
-    let fen = fen_at(&record, &game, ply)?;
+    let fen = if record.game.variant == crate::game::rules::BUGHOUSE {
+        // Both boards after `ply` moves of the match: board a's FEN, " | ", board b's.
+        let game = record.bughouse_game()?;
+        let ply = ply.map_or(game.ply(), |p: i32| u32::try_from(p).unwrap_or(u32::MAX));
+        let last = NoSuchPly {
+            last: record.game.ply,
+        };
+        let fens: Option<Vec<String>> = slowfuse_rules::bughouse::Board::BOTH
+            .into_iter()
+            .map(|board| game.fen_at(ply, board))
+            .collect();
+        fens.ok_or(last)?.join(" | ")
+    } else {
+        let game = record.chess_game()?;
+        fen_at(&record, &game, ply)?
+    };
     Ok(HttpResponse::Ok()
         .content_type("text/plain; charset=utf-8")
         .body(format!("{fen}\n")))

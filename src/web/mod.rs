@@ -6,6 +6,7 @@ pub mod board;
 pub mod errors;
 pub mod export;
 pub mod game_page;
+pub mod match_page;
 pub mod material;
 pub mod mini_board;
 pub mod pages;

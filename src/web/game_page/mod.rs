@@ -293,6 +293,11 @@ pub async fn draw(
         .db(move |c| load(c, &records, id, me, now))
         .await??
         .ok_or(WebError::NotFound)?;
+    if record.game.variant == crate::game::rules::BUGHOUSE {
+        // Two boards and four players: the match has a page of its own.
+        let occasion = crate::web::match_page::MatchOccasion::View;
+        return crate::web::match_page::draw(state, session, id, occasion).await;
+    }
     let game = record.chess_game().map_err(WebError::internal)?;
     let viewer = Viewer::of(&record, me, viewer::comments_hidden(session));
     let status = match &occasion {

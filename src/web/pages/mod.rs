@@ -2,6 +2,7 @@
 
 mod account;
 mod analysis;
+mod bughouse;
 mod challenges;
 mod conversation;
 mod dashboard;
@@ -80,6 +81,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/users/{name}", web::get().to(profile::show))
         .route("/games/{id}", web::get().to(game::show))
         .route("/games/{id}", web::post().to(game::act))
+        .route("/games/{id}/match", web::post().to(bughouse::act))
         .route("/games/{id}/tags", web::post().to(tags::add))
         .route("/games/{id}/tags/remove", web::post().to(tags::remove))
         .route("/games/{id}/kibitz", web::post().to(conversation::kibitz))
