@@ -3,10 +3,8 @@
 mod common;
 mod webdriver;
 
-use std::path::{Path, PathBuf};
-
 use common::TestApp;
-use webdriver::{Driver, Element, Session};
+use webdriver::{Driver, Element, Session, chromedriver, screenshot};
 
 on_both_databases!(
     two_players_play_atomic_with_mouse_and_keyboard_in_chromium,
@@ -18,28 +16,6 @@ on_both_databases!(
 
 const DESKTOP: (u32, u32) = (1200, 900);
 const PHONE: (u32, u32) = (390, 844);
-
-/// chromedriver's path; `None` (the test skips) when it is not installed, except in CI.
-fn chromedriver() -> Option<PathBuf> {
-    let found = webdriver::chromedriver_path();
-    if found.is_none() {
-        if common::under_ci() {
-            panic!(
-                "chromedriver not installed; CI must run the browser test (apt-get install chromium chromium-driver)"
-            );
-        }
-        eprintln!("SKIPPED: chromedriver not installed");
-    }
-    found
-}
-
-/// Writes `docs/screenshots/{name}` when `SLOWFUSE_SCREENSHOTS=1`, so normal runs leave the tree alone.
-fn screenshot(window: &Session, name: &str) {
-    if std::env::var("SLOWFUSE_SCREENSHOTS").as_deref() == Ok("1") {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
-        window.screenshot(&dir.join(name));
-    }
-}
 
 /// One player's browser window on the app.
 struct Player<'d> {

@@ -4,37 +4,14 @@
 mod common;
 mod webdriver;
 
-use std::path::{Path, PathBuf};
-
 use common::TestApp;
 use serde_json::json;
-use webdriver::{Driver, Session};
+use webdriver::{Driver, Session, chromedriver, screenshot};
 
 on_both_databases!(small_boards_fit_a_phone_and_open_their_game_in_chromium);
 
 const DESKTOP: (u32, u32) = (1280, 900);
 const PHONE: (u32, u32) = (375, 812);
-
-/// chromedriver's path; `None` (the test skips) when it is not installed, except in CI.
-fn chromedriver() -> Option<PathBuf> {
-    let found = webdriver::chromedriver_path();
-    if found.is_none() {
-        assert!(
-            !common::under_ci(),
-            "chromedriver not installed; CI must run the browser test (apt-get install chromium chromium-driver)"
-        );
-        eprintln!("SKIPPED: chromedriver not installed");
-    }
-    found
-}
-
-/// Writes `docs/screenshots/{name}` when `SLOWFUSE_SCREENSHOTS=1`, so normal runs leave the tree alone.
-fn screenshot(window: &Session, name: &str) {
-    if std::env::var("SLOWFUSE_SCREENSHOTS").as_deref() == Ok("1") {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
-        window.screenshot(&dir.join(name));
-    }
-}
 
 /// How far the page reaches past the window's right edge, and the widest small board's right
 /// edge, in CSS pixels.

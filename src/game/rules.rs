@@ -106,8 +106,12 @@ impl GameRecord {
         Ok(game)
     }
 
-    /// The ending written in a match's row (result from team A's side, and the reason).
+    /// The ending written in a bughouse match's row (result from team A's side, and the
+    /// reason); `None` for any other game.
     pub fn stored_match_outcome(&self) -> Option<BughouseOutcome> {
+        if self.game.variant != BUGHOUSE {
+            return None;
+        }
         let reason = BughouseEndReason::from_name(self.game.termination.as_deref()?)?;
         let winner = match self.game.result.as_str() {
             "1-0" => Some(Team::A),

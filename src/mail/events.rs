@@ -77,21 +77,25 @@ fn last_move(record: &GameRecord) -> Option<String> {
 }
 
 fn your_turn(ctx: &Context, user: &User, record: &GameRecord) -> Option<YourTurnEmail> {
-    let (color, opponent) = sides(record, user)?;
-    if !record.is_started() || record.turn() != color {
+    // The recipient's own board: in bughouse the other board has its own turn.
+    let seat = record.seat_of(user.id)?;
+    let board = record.board(seat.board)?;
+    if !record.is_started() || board.turn != seat.color {
         return None;
     }
-    let last = record.moves.last();
+    let last = record.moves.iter().rfind(|m| m.board == seat.board);
     Some(YourTurnEmail {
         name: user.username.clone(),
-        opponent,
+        opponent: record.name_of(seat.opponent()).to_string(),
         game_id: record.game.id,
         game_url: game_url(ctx, record),
         variant: variant_name(&record.game.variant),
-        last_move: last_move(record).unwrap_or_else(|| "the first move".to_string()),
+        last_move: last
+            .map(|m| numbered_move(m.ply, &m.san))
+            .unwrap_or_else(|| "the first move".to_string()),
         comment: last.and_then(|m| m.comment.clone()),
-        diagram: diagram(&record.first_board().fen, color),
-        deadline: record.first_board().deadline_at.map(|d| local_words(d, user)),
+        diagram: diagram(&board.fen, seat.color),
+        deadline: board.deadline_at.map(|d| local_words(d, user)),
         footer: ctx.footer(
             user.id,
             Kind::YourTurn,
@@ -102,11 +106,27 @@ fn your_turn(ctx: &Context, user: &User, record: &GameRecord) -> Option<YourTurn
 
 fn game_over(ctx: &Context, user: &User, record: &GameRecord) -> Option<GameOverEmail> {
     let (color, opponent) = sides(record, user)?;
-    let outcome = record.stored_outcome()?;
-    let verdict = match outcome.winner {
+    let (won, termination) = match record.stored_match_outcome() {
+        // A bughouse match: won or lost with the partner, as a team.
+        Some(outcome) => {
+            let team = record.seat_of(user.id)?.bughouse()?.team();
+            (
+                outcome.winner.map(|w| w == team),
+                outcome.reason.describe().to_string(),
+            )
+        }
+        None => {
+            let outcome = record.stored_outcome()?;
+            (
+                outcome.winner.map(|w| w == color),
+                outcome.reason.describe().to_string(),
+            )
+        }
+    };
+    let verdict = match won {
         None => "Draw",
-        Some(w) if w == color => "You won",
-        Some(_) => "You lost",
+        Some(true) => "You won",
+        Some(false) => "You lost",
     };
     Some(GameOverEmail {
         name: user.username.clone(),
@@ -117,7 +137,7 @@ fn game_over(ctx: &Context, user: &User, record: &GameRecord) -> Option<GameOver
         variant: variant_name(&record.game.variant),
         verdict: verdict.to_string(),
         result: record.game.result.clone(),
-        termination: outcome.reason.describe().to_string(),
+        termination,
         last_move: last_move(record),
         diagram: diagram(&record.first_board().fen, color),
         footer: ctx.footer(

@@ -3,12 +3,13 @@
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use slowfuse_rules::Variant;
+use slowfuse_rules::bughouse::Seat as BughouseSeat;
 
 use crate::db::DbConnection;
 use crate::game::clock::{deadline, from_columns, to_columns};
-use crate::models::{Challenge, NewChallenge, NewGame, NewGamePlayer};
+use crate::models::{Challenge, ChallengeSeat, NewChallenge, NewGame, NewGamePlayer};
 use crate::random::Random;
-use crate::schema::{challenges, game_players, games, users};
+use crate::schema::{challenge_seats, challenges, game_players, games, users};
 use crate::usecases::accounts::user_by_name;
 use crate::usecases::clocks::{TimeControlError, TimeControlRequest};
 
@@ -204,6 +205,58 @@ pub fn challenge_by_token(conn: &mut DbConnection, token: &str) -> QueryResult<O
         .optional()
 }
 
+/// One seat as shown: who took it and who is invited to it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatView {
+    pub seat: BughouseSeat,
+    /// The player sitting there.
+    pub taken_by: Option<(i64, String)>,
+    /// The one player who may take it.
+    pub invited: Option<(i64, String)>,
+}
+
+/// The seats of a four-seat challenge in the order A1, B1, B2, A2, with the names of who took
+/// them and who is invited; empty for a challenge of two players.
+pub fn seat_views(conn: &mut DbConnection, challenge_id: i64) -> QueryResult<Vec<SeatView>> {
+    let rows: Vec<ChallengeSeat> = challenge_seats::table
+        .filter(challenge_seats::challenge_id.eq(challenge_id))
+        .select(ChallengeSeat::as_select())
+        .load(conn)?;
+    if rows.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut ids: Vec<i64> = rows
+        .iter()
+        .flat_map(|r| [r.user_id, r.invited_id])
+        .flatten()
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let names: Vec<(i64, String)> = users::table
+        .filter(users::id.eq_any(&ids))
+        .select((users::id, users::username))
+        .load(conn)?;
+    let named = |id: Option<i64>| {
+        id.and_then(|id| {
+            names
+                .iter()
+                .find(|(u, _)| *u == id)
+                .map(|(u, n)| (*u, n.clone()))
+        })
+    };
+    Ok(BughouseSeat::ALL
+        .into_iter()
+        .map(|seat| {
+            let row = rows.iter().find(|r| r.seat == seat.to_string());
+            SeatView {
+                seat,
+                taken_by: named(row.and_then(|r| r.user_id)),
+                invited: named(row.and_then(|r| r.invited_id)),
+            }
+        })
+        .collect())
+}
+
 /// A challenge with the names of the people in it, for lists.
 #[derive(Clone, Debug)]
 pub struct ChallengeListing {
@@ -212,9 +265,49 @@ pub struct ChallengeListing {
     pub opponent: Option<String>,
     /// Whether the viewer made it.
     pub mine: bool,
+    /// A bughouse challenge's four seats (empty for two players).
+    pub seats: Vec<SeatView>,
 }
 
 impl ChallengeListing {
+    /// The free seats of a bughouse challenge `viewer` may take from the list (those offered
+    /// to them by name, and the others when the challenge is listed for anyone).
+    pub fn seats_for(&self, viewer: &Option<i64>) -> Vec<String> {
+        let Some(me) = *viewer else {
+            return Vec::new();
+        };
+        if self
+            .seats
+            .iter()
+            .any(|s| s.taken_by.as_ref().is_some_and(|(id, _)| *id == me))
+        {
+            return Vec::new();
+        }
+        let anyone = self.challenge.kind == ChallengeKind::Open.as_str();
+        self.seats
+            .iter()
+            .filter(|s| s.taken_by.is_none())
+            .filter(|s| match &s.invited {
+                Some((id, _)) => *id == me,
+                None => anyone,
+            })
+            .map(|s| s.seat.to_string())
+            .collect()
+    }
+
+    /// The seats in words for the list: "A1 alice, B1 bob (invited), B2 free, A2 free".
+    pub fn seats_text(&self) -> String {
+        self.seats
+            .iter()
+            .map(|s| match (&s.taken_by, &s.invited) {
+                (Some((_, name)), _) => format!("{} {name}", s.seat),
+                (None, Some((_, name))) => format!("{} {name} (invited)", s.seat),
+                (None, None) => format!("{} free", s.seat),
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// The variant as people write it ("King of the Hill"), the stored name if unknown.
     pub fn variant_name(&self) -> &str {
         match self.challenge.variant.parse::<Variant>() {
@@ -239,7 +332,16 @@ pub fn visible_challenges(
             challenges::kind
                 .eq("open")
                 .or(challenges::opponent_id.eq(me))
-                .or(challenges::creator_id.eq(me)),
+                .or(challenges::creator_id.eq(me))
+                .or(challenges::id.eq_any(
+                    challenge_seats::table
+                        .filter(
+                            challenge_seats::invited_id
+                                .eq(me)
+                                .or(challenge_seats::user_id.eq(me)),
+                        )
+                        .select(challenge_seats::challenge_id),
+                )),
         ),
         None => query.filter(challenges::kind.eq("open")),
     };
@@ -252,11 +354,13 @@ pub fn visible_challenges(
                 None => None,
             };
             let mine = viewer_id == Some(c.creator_id);
+            let seats = seat_views(conn, c.id)?;
             Ok(ChallengeListing {
                 challenge: c,
                 creator,
                 opponent,
                 mine,
+                seats,
             })
         })
         .collect()

@@ -9,10 +9,12 @@ use crate::db::DbConnection;
 use crate::game::clock::{deadline, from_columns, leave_periods, to_columns};
 use crate::game::rules::BUGHOUSE;
 use crate::game::{from_bughouse, parse_bughouse_seat};
-use crate::models::{Challenge, ChallengeSeat, NewChallenge, NewChallengeSeat, NewGame};
-use crate::schema::{challenge_seats, challenges, game_players, games, users};
+use crate::models::{Challenge, NewChallenge, NewChallengeSeat, NewGame};
+use crate::schema::{challenge_seats, challenges, game_players, games};
 use crate::usecases::accounts::user_by_name;
-use crate::usecases::challenges::{ChallengeError, ChallengeKind, challenge_by_id, random_token};
+use crate::usecases::challenges::{
+    ChallengeError, ChallengeKind, SeatView, challenge_by_id, random_token, seat_views,
+};
 use crate::usecases::clocks::TimeControlRequest;
 
 /// What a player asks for when creating a bughouse challenge, read from the form or JSON.
@@ -48,16 +50,6 @@ impl SeatChoice {
                 .ok_or(ChallengeError::BadSeat),
         }
     }
-}
-
-/// One seat as shown: who took it and who is invited to it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SeatView {
-    pub seat: BughouseSeat,
-    /// The player sitting there.
-    pub taken_by: Option<(i64, String)>,
-    /// The one player who may take it.
-    pub invited: Option<(i64, String)>,
 }
 
 /// A four-seat challenge with its seats in the order A1, B1, B2, A2.
@@ -192,43 +184,10 @@ pub fn seated_challenge(
     let Some(challenge) = challenge_by_id(conn, challenge_id)? else {
         return Ok(None);
     };
-    let rows: Vec<ChallengeSeat> = challenge_seats::table
-        .filter(challenge_seats::challenge_id.eq(challenge_id))
-        .select(ChallengeSeat::as_select())
-        .load(conn)?;
-    if rows.is_empty() {
+    let seats = seat_views(conn, challenge_id)?;
+    if seats.is_empty() {
         return Ok(None);
     }
-    let mut ids: Vec<i64> = rows
-        .iter()
-        .flat_map(|r| [r.user_id, r.invited_id])
-        .flatten()
-        .collect();
-    ids.sort_unstable();
-    ids.dedup();
-    let names: Vec<(i64, String)> = users::table
-        .filter(users::id.eq_any(&ids))
-        .select((users::id, users::username))
-        .load(conn)?;
-    let named = |id: Option<i64>| {
-        id.and_then(|id| {
-            names
-                .iter()
-                .find(|(u, _)| *u == id)
-                .map(|(u, n)| (*u, n.clone()))
-        })
-    };
-    let seats = BughouseSeat::ALL
-        .into_iter()
-        .map(|seat| {
-            let row = rows.iter().find(|r| r.seat == seat.to_string());
-            SeatView {
-                seat,
-                taken_by: named(row.and_then(|r| r.user_id)),
-                invited: named(row.and_then(|r| r.invited_id)),
-            }
-        })
-        .collect();
     Ok(Some(SeatedChallenge { challenge, seats }))
 }
 
@@ -407,19 +366,4 @@ fn start_match(
         crate::usecases::notify::your_turn(conn, now, game_id, board)?;
     }
     Ok(game_id)
-}
-
-/// Open four-seat challenges `user_id` was offered a seat in (for their challenge list).
-pub fn challenges_with_seat_for(conn: &mut DbConnection, user_id: i64) -> QueryResult<Vec<i64>> {
-    challenge_seats::table
-        .inner_join(challenges::table)
-        .filter(challenges::status.eq("open"))
-        .filter(
-            challenge_seats::invited_id
-                .eq(user_id)
-                .or(challenge_seats::user_id.eq(user_id)),
-        )
-        .select(challenges::id)
-        .distinct()
-        .load(conn)
 }

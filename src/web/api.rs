@@ -320,6 +320,17 @@ async fn list_challenges(
                 "days_per_move": l.challenge.days_per_move,
                 "rated": l.challenge.rated,
                 "private": !l.challenge.is_public,
+                "seats": (!l.seats.is_empty()).then(|| {
+                    l.seats
+                        .iter()
+                        .map(|s| {
+                            (
+                                s.seat.to_string(),
+                                s.taken_by.as_ref().map(|(_, n)| n.clone()),
+                            )
+                        })
+                        .collect::<std::collections::BTreeMap<_, _>>()
+                }),
             })
         })
         .collect();

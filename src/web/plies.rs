@@ -83,6 +83,10 @@ async fn game_plies(
         .db(move |c| read_game_cached(c, &records, id))
         .await??
         .ok_or(WebError::NotFound)?;
+    if record.game.variant == crate::game::rules::BUGHOUSE {
+        // A match has two boards: its page draws both from the match JSON, not from plies.
+        return Err(WebError::NotFound);
+    }
     let etag = format!("\"plies-{}-{}\"", record.game.id, record.game.revision);
     let unchanged = request
         .headers()

@@ -29,6 +29,29 @@ pub fn chromedriver_path() -> Option<PathBuf> {
         .find(|candidate| candidate.is_file())
 }
 
+/// chromedriver's path; `None` (the test skips) when it is not installed, except in CI, where
+/// a browser test must run.
+pub fn chromedriver() -> Option<PathBuf> {
+    let found = chromedriver_path();
+    if found.is_none() {
+        assert!(
+            !crate::common::under_ci(),
+            "chromedriver not installed; CI must run the browser test (apt-get install chromium chromium-driver)"
+        );
+        eprintln!("SKIPPED: chromedriver not installed");
+    }
+    found
+}
+
+/// Writes `docs/screenshots/{name}` when `SLOWFUSE_SCREENSHOTS=1`, so normal runs leave the
+/// tree alone.
+pub fn screenshot(window: &Session, name: &str) {
+    if std::env::var("SLOWFUSE_SCREENSHOTS").as_deref() == Ok("1") {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
+        window.screenshot(&dir.join(name));
+    }
+}
+
 /// A WebDriver error answer: its code (`no such element`, …) and message.
 #[derive(Debug)]
 pub struct WebDriverError {
@@ -372,6 +395,19 @@ impl<'d> Session<'d> {
             std::thread::sleep(Duration::from_millis(50));
         }
         assert_eq!(inner(), (w, h), "the page is {width}x{height}");
+    }
+
+    /// Shows the pages in the dark colour scheme (`prefers-color-scheme: dark`), or the light.
+    pub fn set_dark(&self, dark: bool) {
+        let scheme = if dark { "dark" } else { "light" };
+        self.command(
+            Method::POST,
+            "/goog/cdp/execute",
+            Some(json!({
+                "cmd": "Emulation.setEmulatedMedia",
+                "params": {"features": [{"name": "prefers-color-scheme", "value": scheme}]},
+            })),
+        );
     }
 
     /// Writes a PNG of the visible page (through a temporary file, so a reader never sees half).

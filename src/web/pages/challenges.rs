@@ -9,9 +9,10 @@ use serde::Deserialize;
 use super::{check_csrf, render, require_login, see_other};
 use crate::models::Challenge;
 use crate::usecases::challenges::{
-    self, ChallengeListing, ChallengeRequest, OFFERED_VARIANTS, challenge_by_token,
+    self, ChallengeError, ChallengeListing, ChallengeRequest, OFFERED_VARIANTS, challenge_by_token,
 };
 use crate::usecases::clocks::{DAYS_PER_MOVE, TimeControlRequest};
+use crate::usecases::seats::{SeatChoice, SeatedChallengeRequest};
 use crate::web::errors::{WebError, refusal};
 use crate::web::{AppState, Layout, session};
 
@@ -22,13 +23,18 @@ pub struct VariantChoice {
 }
 
 fn variant_choices() -> Vec<VariantChoice> {
-    OFFERED_VARIANTS
+    let mut choices: Vec<VariantChoice> = OFFERED_VARIANTS
         .iter()
         .map(|v| VariantChoice {
             value: v.as_str(),
             label: v.display_name(),
         })
-        .collect()
+        .collect();
+    choices.push(VariantChoice {
+        value: crate::game::rules::BUGHOUSE,
+        label: "Bughouse (four players)",
+    });
+    choices
 }
 
 #[derive(Template)]
@@ -93,6 +99,13 @@ pub struct CreateForm {
     rated: Option<String>,
     /// The "private game" checkbox.
     private: Option<String>,
+    /// Bughouse: the creator's seat.
+    seat: Option<String>,
+    /// Bughouse: players invited to seats by name.
+    invite_a1: Option<String>,
+    invite_b1: Option<String>,
+    invite_b2: Option<String>,
+    invite_a2: Option<String>,
 }
 
 pub async fn create(
@@ -107,20 +120,14 @@ pub async fn create(
     check_csrf(&session, &form.csrf_token)?;
     let form = form.into_inner();
     let opponent = form.opponent.clone().unwrap_or_default();
+    if form.variant == crate::game::rules::BUGHOUSE {
+        return create_seated(&state, &session, me, form).await;
+    }
+    let time = form_time(&form);
     let req = ChallengeRequest {
         variant: form.variant,
+        time,
         color: form.color,
-        time: TimeControlRequest {
-            kind: form.time_control,
-            days_per_move: Some(
-                form.days_per_move
-                    .as_deref()
-                    .and_then(|d| d.trim().parse().ok())
-                    .unwrap_or(0),
-            ),
-            preset: form.preset,
-            ..TimeControlRequest::default()
-        },
         opponent: form.opponent,
         link_only: form.kind.as_deref() == Some("link"),
         rated: form.rated.as_deref() == Some("rated"),
@@ -163,6 +170,89 @@ pub async fn create(
     }
 }
 
+/// The time control of the form.
+fn form_time(form: &CreateForm) -> TimeControlRequest {
+    TimeControlRequest {
+        kind: form.time_control.clone(),
+        days_per_move: Some(
+            form.days_per_move
+                .as_deref()
+                .and_then(|d| d.trim().parse().ok())
+                .unwrap_or(0),
+        ),
+        preset: form.preset.clone(),
+        ..TimeControlRequest::default()
+    }
+}
+
+/// A bughouse challenge from the form: the creator's seat and the players invited by name.
+async fn create_seated(
+    state: &AppState,
+    session: &Session,
+    me: i64,
+    form: CreateForm,
+) -> Result<HttpResponse, WebError> {
+    let invite = [
+        ("A1", &form.invite_a1),
+        ("B1", &form.invite_b1),
+        ("B2", &form.invite_b2),
+        ("A2", &form.invite_a2),
+    ]
+    .into_iter()
+    .filter_map(|(seat, name)| {
+        let name = name.as_deref()?.trim();
+        (!name.is_empty()).then(|| (seat.to_string(), name.to_string()))
+    })
+    .collect();
+    let req = SeatedChallengeRequest {
+        seat: form.seat.clone().unwrap_or_else(|| "any".to_string()),
+        time: form_time(&form),
+        invite,
+        link_only: form.kind.as_deref() == Some("link"),
+        rated: form.rated.as_deref() == Some("rated"),
+        auto_flag: form.on_time.as_deref() != Some("claim"),
+        private: form.private.is_some(),
+    };
+    let now = state.now();
+    match state
+        .db(move |c| crate::usecases::seats::create_seated_challenge(c, now, me, &req))
+        .await?
+    {
+        Ok(seated) if seated.challenge.kind == "link" => {
+            let link = share_link(state, &seated.challenge);
+            list_page(
+                state,
+                session,
+                StatusCode::CREATED,
+                None,
+                Some(link),
+                String::new(),
+            )
+            .await
+        }
+        Ok(_) => {
+            session::flash(
+                session,
+                "info",
+                "Challenge created: the match starts when all four seats are taken.",
+            );
+            Ok(see_other("/challenges"))
+        }
+        Err(e) => {
+            let refused = refusal(e)?;
+            list_page(
+                state,
+                session,
+                refused.status,
+                Some(refused.message),
+                None,
+                String::new(),
+            )
+            .await
+        }
+    }
+}
+
 fn share_link(state: &AppState, c: &Challenge) -> String {
     format!(
         "{}/challenges/link/{}",
@@ -180,6 +270,12 @@ struct ChallengeLinkPage {
     variant: String,
     creator: String,
     mine: bool,
+    /// A bughouse challenge's seats in words (empty for two players).
+    seats_text: String,
+    /// The bughouse seats the viewer may take with this link.
+    open_seats: Vec<String>,
+    /// The viewer already has a seat in it.
+    seated: bool,
 }
 
 pub async fn show_link(
@@ -196,11 +292,35 @@ pub async fn show_link(
             let creator = crate::usecases::accounts::user_by_id(c, ch.creator_id)?
                 .map(|u| u.username)
                 .unwrap_or_default();
-            Ok(Some((ch, creator)))
+            let seats = challenges::seat_views(c, ch.id)?;
+            Ok(Some((ch, creator, seats)))
         })
         .await??;
-    let (challenge, creator) = found.ok_or(WebError::NotFound)?;
-    let mine = session::current_user_id(&session) == Some(challenge.creator_id);
+    let (challenge, creator, seats) = found.ok_or(WebError::NotFound)?;
+    let me = session::current_user_id(&session);
+    let mine = me == Some(challenge.creator_id);
+    let seated = seats
+        .iter()
+        .any(|s| s.taken_by.as_ref().is_some_and(|(id, _)| Some(*id) == me));
+    // Whoever holds the link may take a free seat not kept for someone else.
+    let open_seats = if seated {
+        Vec::new()
+    } else {
+        seats
+            .iter()
+            .filter(|s| s.taken_by.is_none())
+            .filter(|s| s.invited.as_ref().is_none_or(|(id, _)| Some(*id) == me))
+            .map(|s| s.seat.to_string())
+            .collect()
+    };
+    let listing = ChallengeListing {
+        challenge: challenge.clone(),
+        creator: creator.clone(),
+        opponent: None,
+        mine,
+        seats,
+    };
+    let seats_text = listing.seats_text();
     let variant = challenge
         .variant
         .parse::<slowfuse_rules::Variant>()
@@ -214,6 +334,9 @@ pub async fn show_link(
         variant,
         creator,
         mine,
+        seats_text,
+        open_seats,
+        seated,
     };
     render(StatusCode::OK, &page)
 }
@@ -222,6 +345,8 @@ pub async fn show_link(
 pub struct AcceptForm {
     csrf_token: String,
     token: Option<String>,
+    /// Bughouse: the seat to take (`any` when not given).
+    seat: Option<String>,
 }
 
 pub async fn accept(
@@ -236,14 +361,49 @@ pub async fn accept(
     };
     check_csrf(&session, &form.csrf_token)?;
     let id = path.into_inner();
-    let token = form.into_inner().token;
+    let form = form.into_inner();
+    let token = form.token;
     let now = state.now();
     let random = state.random.clone();
+    let seat = form.seat;
     match state
-        .db(move |c| challenges::accept_challenge(c, now, &*random, id, me, token.as_deref()))
-        .await?
+        .db(
+            move |c| -> Result<Result<Option<i64>, ChallengeError>, WebError> {
+                let Some(challenge) = challenges::challenge_by_id(c, id)? else {
+                    return Ok(Err(ChallengeError::NotFound));
+                };
+                if challenge.variant != crate::game::rules::BUGHOUSE {
+                    return Ok(challenges::accept_challenge(
+                        c,
+                        now,
+                        &*random,
+                        id,
+                        me,
+                        token.as_deref(),
+                    )
+                    .map(Some));
+                }
+                let choice = match SeatChoice::parse(seat.as_deref().unwrap_or("any")) {
+                    Ok(choice) => choice,
+                    Err(e) => return Ok(Err(e)),
+                };
+                Ok(
+                    crate::usecases::seats::take_seat(c, now, id, me, choice, token.as_deref())
+                        .map(|(_, game)| game),
+                )
+            },
+        )
+        .await??
     {
-        Ok(game_id) => Ok(see_other(&format!("/games/{game_id}"))),
+        Ok(Some(game_id)) => Ok(see_other(&format!("/games/{game_id}"))),
+        Ok(None) => {
+            session::flash(
+                &session,
+                "info",
+                "You have a seat: the match starts when all four seats are taken.",
+            );
+            Ok(see_other("/challenges"))
+        }
         Err(e) => {
             let refused = refusal(e)?;
             list_page(
