@@ -4,7 +4,7 @@ mod common;
 mod webdriver;
 
 use common::TestApp;
-use webdriver::{Driver, Element, Session, chromedriver, screenshot};
+use webdriver::{DESKTOP, Driver, Element, PHONE, Player, chromedriver, screenshot};
 
 on_both_databases!(
     two_players_play_atomic_with_mouse_and_keyboard_in_chromium,
@@ -14,48 +14,7 @@ on_both_databases!(
     the_analysis_board_keeps_variations_across_a_reload_for_its_owner_only_in_chromium,
 );
 
-const DESKTOP: (u32, u32) = (1200, 900);
-const PHONE: (u32, u32) = (390, 844);
-
-/// One player's browser window on the app.
-struct Player<'d> {
-    name: &'static str,
-    window: Session<'d>,
-    base: String,
-}
-
-impl<'d> Player<'d> {
-    fn new(name: &'static str, driver: &'d Driver, app: &TestApp) -> Self {
-        let window = driver.session(DESKTOP.0, DESKTOP.1);
-        window.set_viewport_size(DESKTOP.0, DESKTOP.1);
-        Player {
-            name,
-            window,
-            base: app.base.clone(),
-        }
-    }
-
-    fn open(&self, path: &str) {
-        self.window.goto(&format!("{}{path}", self.base));
-    }
-
-    fn find(&self, css: &str) -> Element<'_> {
-        self.window.find(css)
-    }
-
-    /// Fills in the sign-up form field by field and sends it.
-    fn sign_up(&self) {
-        self.open("/signup");
-        self.find("#username").type_text(self.name);
-        self.find("#email")
-            .type_text(&format!("{}@example.com", self.name));
-        self.find("#password").type_text("correct horse battery");
-        self.find(r#"form[action="/signup"] button[type="submit"]"#)
-            .click();
-        self.window
-            .wait_for_text(".flash", &format!("Welcome, {}!", self.name));
-    }
-
+impl Player<'_> {
     /// Opens the game page at the current position and waits until the board takes moves.
     fn open_game_to_move(&self, game: &str) {
         self.open(game);

@@ -7,51 +7,11 @@ mod common;
 mod webdriver;
 
 use common::TestApp;
-use webdriver::{Driver, Element, Session, chromedriver, screenshot};
+use webdriver::{Driver, Element, PHONE, Player, chromedriver, screenshot};
 
 on_both_databases!(four_players_play_a_bughouse_match_from_challenge_to_result_in_chromium);
 
-const DESKTOP: (u32, u32) = (1280, 900);
-const PHONE: (u32, u32) = (390, 844);
-
-/// One player's browser window.
-struct Player<'d> {
-    name: &'static str,
-    window: Session<'d>,
-    base: String,
-}
-
-impl<'d> Player<'d> {
-    fn new(name: &'static str, driver: &'d Driver, app: &TestApp) -> Self {
-        let window = driver.session(DESKTOP.0, DESKTOP.1);
-        window.set_viewport_size(DESKTOP.0, DESKTOP.1);
-        Player {
-            name,
-            window,
-            base: app.base.clone(),
-        }
-    }
-
-    fn open(&self, path: &str) {
-        self.window.goto(&format!("{}{path}", self.base));
-    }
-
-    fn find(&self, css: &str) -> Element<'_> {
-        self.window.find(css)
-    }
-
-    fn sign_up(&self) {
-        self.open("/signup");
-        self.find("#username").type_text(self.name);
-        self.find("#email")
-            .type_text(&format!("{}@example.com", self.name));
-        self.find("#password").type_text("correct horse battery");
-        self.find(r#"form[action="/signup"] button[type="submit"]"#)
-            .click();
-        self.window
-            .wait_for_text(".flash", &format!("Welcome, {}!", self.name));
-    }
-
+impl Player<'_> {
     /// Takes the only seat offered in the challenge list (the first row with one).
     fn take_seat(&self, seat: &str) {
         self.open("/challenges");

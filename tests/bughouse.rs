@@ -5,8 +5,11 @@
 
 mod common;
 
+use chrono::Duration;
 use common::{Browser, TestApp, hidden_value};
 use serde_json::{Value, json};
+use slowfuse::clock::{Clock, FixedClock};
+use slowfuse::usecases::clocks::Expiry;
 
 on_both_databases!(
     four_seats_are_filled_and_the_match_starts_with_the_fourth,
@@ -15,6 +18,14 @@ on_both_databases!(
     a_resignation_ends_the_match_for_all_four_and_rates_them,
     the_match_page_plays_on_ones_own_board_and_keeps_the_team_chat_in_the_team,
     the_bpgn_names_the_four_players_and_both_boards_moves,
+);
+
+on_both_databases_at_t0!(
+    sqlite_at_t0,
+    postgres_at_t0:
+    each_board_has_its_own_clock_and_the_first_to_run_out_loses_the_match,
+    a_board_whose_first_moves_are_not_made_calls_the_match_off,
+    each_player_is_told_of_their_own_move_on_their_own_board,
 );
 
 struct Four {
@@ -459,4 +470,112 @@ fn the_bpgn_names_the_four_players_and_both_boards_moves(app: &TestApp) {
     // A game of one board has no BPGN.
     let other = app.game("standard", &p.alice, &p.bob);
     assert_eq!(app.get_text(&format!("/games/{other}.bpgn")).0, 404);
+}
+
+fn run_worker(app: &TestApp) -> Vec<Expiry> {
+    actix_web::rt::System::new()
+        .block_on(slowfuse::worker::run_once(&app.state))
+        .unwrap()
+}
+
+fn each_board_has_its_own_clock_and_the_first_to_run_out_loses_the_match(
+    app: &TestApp,
+    clock: &FixedClock,
+) {
+    let (p, g) = match_of_four(app);
+    // Both boards past their first two moves, a day apart.
+    assert_eq!(play(app, g, &p.alice, "a", "e4", 0).status, 200);
+    assert_eq!(play(app, g, &p.bob, "a", "e5", 1).status, 200);
+    clock.advance(Duration::days(1));
+    assert_eq!(play(app, g, &p.carol, "b", "d4", 0).status, 200);
+    assert_eq!(play(app, g, &p.dave, "b", "d5", 1).status, 200);
+    // alice (board a) and carol (board b) are to move; alice's three days end first.
+    let j = game_json(app, g, None);
+    let a_deadline = j["boards"]["a"]["deadline_at"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let b_deadline = j["boards"]["b"]["deadline_at"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(a_deadline < b_deadline, "{a_deadline} {b_deadline}");
+    // alice's deadline is three days after bob's move; carol's three days after dave's.
+    clock.advance(Duration::days(1) + Duration::hours(22));
+    assert!(run_worker(app).is_empty(), "nobody is out of time yet");
+    clock.advance(Duration::hours(3));
+    assert_eq!(run_worker(app), vec![Expiry::Flagged(g)]);
+    let j = game_json(app, g, None);
+    assert_eq!(j["status"], "finished");
+    assert_eq!(j["termination"], "time");
+    assert_eq!(j["result"], "0-1", "alice's team A loses on time");
+    assert_eq!(j["winning_team"], "B");
+    assert!(run_worker(app).is_empty(), "ended once");
+}
+
+fn a_board_whose_first_moves_are_not_made_calls_the_match_off(app: &TestApp, clock: &FixedClock) {
+    let (p, g) = match_of_four(app);
+    assert_eq!(play(app, g, &p.alice, "a", "e4", 0).status, 200);
+    assert_eq!(play(app, g, &p.bob, "a", "e5", 1).status, 200);
+    // carol never opens board b.
+    clock.advance(Duration::days(3) + Duration::minutes(1));
+    assert_eq!(run_worker(app), vec![Expiry::Aborted(g)]);
+    let j = game_json(app, g, None);
+    assert_eq!(j["status"], "aborted");
+    assert_eq!(j["result"], "*");
+}
+
+/// The waiting "your move" mails of the match, as (recipient, status).
+fn your_move_mails(app: &TestApp, g: i64) -> Vec<(String, String)> {
+    use diesel::prelude::*;
+    use slowfuse::schema::{outbox, users};
+    let mut conn = app.state.pool.get().unwrap();
+    outbox::table
+        .inner_join(users::table)
+        .filter(outbox::game_id.eq(g))
+        .filter(outbox::kind.eq("your_turn"))
+        .order(outbox::id.asc())
+        .select((users::username, outbox::status))
+        .load(&mut *conn)
+        .unwrap()
+}
+
+fn each_player_is_told_of_their_own_move_on_their_own_board(app: &TestApp, clock: &FixedClock) {
+    let (p, g) = match_of_four(app);
+    {
+        // Mail goes to confirmed addresses only (tests/mail.rs confirms them by mail).
+        use diesel::prelude::*;
+        use slowfuse::schema::{outbox, users};
+        let mut conn = app.state.pool.get().unwrap();
+        diesel::update(users::table)
+            .set(users::email_verified_at.eq(Some(clock.now())))
+            .execute(&mut *conn)
+            .unwrap();
+        diesel::delete(outbox::table).execute(&mut *conn).unwrap();
+    }
+    for board in [0, 1] {
+        let mut conn = app.state.pool.get().unwrap();
+        slowfuse::usecases::notify::your_turn(&mut conn, clock.now(), g, board).unwrap();
+    }
+    // The match starts: both Whites are told.
+    let pending = |who: &str| {
+        your_move_mails(app, g)
+            .iter()
+            .any(|(name, status)| name == who && status == "pending")
+    };
+    assert!(
+        pending("alice") && pending("carol"),
+        "{:?}",
+        your_move_mails(app, g)
+    );
+    // A move on board a tells bob and leaves carol's mail for board b waiting.
+    assert_eq!(play(app, g, &p.alice, "a", "e4", 0).status, 200);
+    assert!(pending("bob"), "{:?}", your_move_mails(app, g));
+    assert!(
+        pending("carol"),
+        "board b's mail stands: {:?}",
+        your_move_mails(app, g)
+    );
+    assert!(!pending("alice"), "alice has moved");
+    assert!(!pending("dave"), "dave is not to move");
 }

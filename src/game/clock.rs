@@ -62,6 +62,17 @@ pub fn time_control_of(g: &Game) -> TimeControl {
     )
 }
 
+/// A challenge's time control, from its columns.
+pub fn challenge_time_control(c: &crate::models::Challenge) -> TimeControl {
+    from_columns(
+        &c.time_control,
+        c.days_per_move,
+        c.initial_seconds,
+        c.increment_seconds,
+        c.cap_seconds,
+    )
+}
+
 /// The deadline of the player to move whose turn started at `turn_start` with `bank`
 /// seconds: the clock runs once both sides have moved; before that the same allowance
 /// is the deadline after which the game is aborted.

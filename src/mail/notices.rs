@@ -8,7 +8,7 @@ use super::context::{ComposeFailure, Context, game_url};
 use super::messages::*;
 use super::words::{local_words, variant_name};
 use crate::db::DbConnection;
-use crate::game::clock::from_columns;
+use crate::game::clock::challenge_time_control;
 use crate::game::load_game;
 use crate::models::User;
 use crate::usecases::accounts::user_by_id;
@@ -26,13 +26,7 @@ pub(super) fn challenge_received(
     };
     let challenger =
         user_by_id(conn, c.creator_id)?.map_or_else(|| "?".to_string(), |u| u.username);
-    let tc = from_columns(
-        &c.time_control,
-        c.days_per_move,
-        c.initial_seconds,
-        c.increment_seconds,
-        c.cap_seconds,
-    );
+    let tc = challenge_time_control(&c);
     Ok(Some(ChallengeReceivedEmail {
         name: user.username.clone(),
         challenger,

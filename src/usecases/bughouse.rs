@@ -9,11 +9,11 @@ use slowfuse_rules::BughouseGame;
 use slowfuse_rules::bughouse::{Board, BughouseError, BughouseOutcome, Seat as BughouseSeat, Team};
 
 use crate::db::{DbConnection, lock_game};
-use crate::game::clock::{deadline, time_control_of};
 use crate::game::store::{AfterMove, MoveToStore, set_bank, set_draw_offer, store_move};
 use crate::game::{CorruptGame, GameRecord, Seat, from_bughouse, load_game};
 use crate::models::NewTeamChatLine;
 use crate::schema::{team_chat, users};
+use crate::usecases::submit::{bank_after_move, deadlines_after_move};
 
 /// What a player of a match does.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -270,22 +270,8 @@ fn play_move(
         san: played.san.clone(),
     };
     let fen = after.fen(seat.board());
-    let opponent = record.player(stored.opponent());
-    let tc = time_control_of(&record.game);
-    let opponent_deadline = deadline(
-        tc,
-        now,
-        opponent.and_then(|p| p.time_left_seconds),
-        opponent.map_or(&[][..], |p| p.leave.as_slice()),
-    );
-    let game_deadline = record
-        .boards
-        .iter()
-        .filter(|b| b.board != stored.board)
-        .filter_map(|b| b.deadline_at)
-        .chain(opponent_deadline)
-        .min();
-    let bank = crate::usecases::submit::bank_after_move(record, stored, now);
+    let (opponent_deadline, game_deadline) = deadlines_after_move(record, stored, now);
+    let bank = bank_after_move(record, stored, now);
     set_bank(conn, record.game.id, stored, bank)?;
     store_move(
         conn,
@@ -381,18 +367,18 @@ fn write_team_chat(
 }
 
 /// The team chat `viewer` may read in this match: their own team's lines when they play in
-/// it, nothing for anyone else. The one reader of `team_chat`.
+/// it, `None` for anyone else. The one reader of `team_chat`.
 pub fn team_chat_for_player(
     conn: &mut DbConnection,
     record: &GameRecord,
     viewer: Option<i64>,
-) -> QueryResult<Vec<TeamChatLine>> {
+) -> QueryResult<Option<Vec<TeamChatLine>>> {
     let Some(team) = viewer
         .and_then(|id| record.seat_of(id))
         .and_then(Seat::bughouse)
         .map(BughouseSeat::team)
     else {
-        return Ok(Vec::new());
+        return Ok(None);
     };
     let rows: Vec<(String, String, NaiveDateTime)> = team_chat::table
         .inner_join(users::table)
@@ -401,14 +387,15 @@ pub fn team_chat_for_player(
         .order(team_chat::id.asc())
         .select((users::username, team_chat::body, team_chat::created_at))
         .load(conn)?;
-    Ok(rows
-        .into_iter()
-        .map(|(author, text, written_at)| TeamChatLine {
-            author,
-            text,
-            written_at,
-        })
-        .collect())
+    Ok(Some(
+        rows.into_iter()
+            .map(|(author, text, written_at)| TeamChatLine {
+                author,
+                text,
+                written_at,
+            })
+            .collect(),
+    ))
 }
 
 /// Ends an overdue match, with the match locked (the worker's part of
@@ -421,15 +408,15 @@ pub fn expire_match(
     now: NaiveDateTime,
     record: &GameRecord,
 ) -> Result<Option<bool>, MatchError> {
-    let Some(board) = record
+    let overdue: Vec<_> = record
         .boards
         .iter()
         .filter(|b| b.deadline_at.is_some_and(|d| d <= now))
-        .min_by_key(|b| b.deadline_at)
-    else {
+        .collect();
+    let Some(board) = overdue.iter().min_by_key(|b| b.deadline_at) else {
         return Ok(None);
     };
-    if board.ply < 2 {
+    if overdue.iter().any(|b| b.ply < 2) {
         crate::game::store::write_abort(conn, now, record.game.id)?;
         return Ok(Some(true));
     }

@@ -6,7 +6,7 @@ use slowfuse_rules::Variant;
 use slowfuse_rules::bughouse::Seat as BughouseSeat;
 
 use crate::db::DbConnection;
-use crate::game::clock::{deadline, from_columns, to_columns};
+use crate::game::clock::{challenge_time_control, deadline, to_columns};
 use crate::models::{Challenge, ChallengeSeat, NewChallenge, NewGame, NewGamePlayer};
 use crate::random::Random;
 use crate::schema::{challenge_seats, challenges, game_players, games, users};
@@ -430,13 +430,7 @@ pub fn accept_challenge(
             _ => slowfuse_rules::Game::new(variant),
         };
         let fen = start.fen();
-        let tc = from_columns(
-            &c.time_control,
-            c.days_per_move,
-            c.initial_seconds,
-            c.increment_seconds,
-            c.cap_seconds,
-        );
+        let tc = challenge_time_control(&c);
         let bank = tc.initial_bank();
         let white_leave = crate::game::clock::leave_periods(conn, white)?;
         let first_deadline = deadline(tc, now, bank, &white_leave);

@@ -442,12 +442,23 @@ pub fn challenge_received(
         return Ok(());
     };
     let key = format!("challenge_received:{}", challenge.id);
+    challenge_mail(conn, now, challenge, user_id, &key)
+}
+
+/// The "challenged" mail of `challenge` to `user_id`, once per `key`.
+fn challenge_mail(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    challenge: &Challenge,
+    user_id: i64,
+    key: &str,
+) -> QueryResult<()> {
     let payload = json!({ "challenge_id": challenge.id });
     notify(
         conn,
         now,
         (Kind::ChallengeReceived, user_id, None),
-        &key,
+        key,
         payload,
     )?;
     Ok(())
@@ -461,15 +472,7 @@ pub fn seat_offered(
     user_id: i64,
 ) -> QueryResult<()> {
     let key = format!("challenge_received:{}:{user_id}", challenge.id);
-    let payload = json!({ "challenge_id": challenge.id });
-    notify(
-        conn,
-        now,
-        (Kind::ChallengeReceived, user_id, None),
-        &key,
-        payload,
-    )?;
-    Ok(())
+    challenge_mail(conn, now, challenge, user_id, &key)
 }
 
 /// A challenge was accepted and its game created: its author gets a mail.

@@ -91,13 +91,9 @@ pub fn record_result(
     game_id: i64,
     outcome: &Outcome,
 ) -> QueryResult<()> {
-    let (rated, variant, ply, status): (bool, String, i32, String) = games::table
-        .find(game_id)
-        .select((games::rated, games::variant, games::ply, games::status))
-        .first(conn)?;
-    if !rated || ply < MIN_RATED_PLIES || status != "finished" {
+    let Some(variant) = variant_to_rate(conn, game_id)? else {
         return Ok(());
-    }
+    };
     let seats: Vec<(i64, String)> = game_players::table
         .filter(game_players::game_id.eq(game_id))
         .select((game_players::user_id, game_players::color))
@@ -109,11 +105,7 @@ pub fn record_result(
     if seats.len() != 2 || white == black {
         return Ok(());
     }
-    let already: i64 = rating_history::table
-        .filter(rating_history::game_id.eq(game_id))
-        .count()
-        .get_result(conn)?;
-    if already > 0 {
+    if already_rated(conn, game_id)? {
         return Ok(());
     }
     // Lock both rating rows in user-id order, so two games ending at once cannot lose an
@@ -142,13 +134,9 @@ pub fn record_team_result(
     game_id: i64,
     winner: Option<Team>,
 ) -> QueryResult<()> {
-    let (rated, variant, ply, status): (bool, String, i32, String) = games::table
-        .find(game_id)
-        .select((games::rated, games::variant, games::ply, games::status))
-        .first(conn)?;
-    if !rated || ply < MIN_RATED_PLIES || status != "finished" {
+    let Some(variant) = variant_to_rate(conn, game_id)? else {
         return Ok(());
-    }
+    };
     let rows: Vec<(i64, i32, String)> = game_players::table
         .filter(game_players::game_id.eq(game_id))
         .select((
@@ -177,11 +165,7 @@ pub fn record_team_result(
     if seats.len() != 4 || order.len() != 4 {
         return Ok(());
     }
-    let already: i64 = rating_history::table
-        .filter(rating_history::game_id.eq(game_id))
-        .count()
-        .get_result(conn)?;
-    if already > 0 {
+    if already_rated(conn, game_id)? {
         return Ok(());
     }
     for user in &order {
@@ -226,6 +210,25 @@ pub fn record_team_result(
         store(conn, now, game_id, rating, &after, opponent, score)?;
     }
     Ok(())
+}
+
+/// The variant a game that has just ended is rated in, or `None` when it is not rated: casual,
+/// ended before both sides moved, or not finished.
+fn variant_to_rate(conn: &mut DbConnection, game_id: i64) -> QueryResult<Option<String>> {
+    let (rated, variant, ply, status): (bool, String, i32, String) = games::table
+        .find(game_id)
+        .select((games::rated, games::variant, games::ply, games::status))
+        .first(conn)?;
+    Ok((rated && ply >= MIN_RATED_PLIES && status == "finished").then_some(variant))
+}
+
+/// Whether the game's ratings were already written (each game is rated at most once).
+fn already_rated(conn: &mut DbConnection, game_id: i64) -> QueryResult<bool> {
+    let rows: i64 = rating_history::table
+        .filter(rating_history::game_id.eq(game_id))
+        .count()
+        .get_result(conn)?;
+    Ok(rows > 0)
 }
 
 fn glicko(r: &Rating) -> Glicko2Rating {

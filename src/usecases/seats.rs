@@ -6,7 +6,7 @@ use diesel::prelude::*;
 use slowfuse_rules::bughouse::{self, Seat as BughouseSeat};
 
 use crate::db::DbConnection;
-use crate::game::clock::{deadline, from_columns, leave_periods, to_columns};
+use crate::game::clock::{challenge_time_control, deadline, leave_periods, to_columns};
 use crate::game::rules::BUGHOUSE;
 use crate::game::{from_bughouse, parse_bughouse_seat};
 use crate::models::{Challenge, NewChallenge, NewChallengeSeat, NewGame};
@@ -297,13 +297,7 @@ fn start_match(
         start.initial_fen(bughouse::Board::B).to_string(),
     ];
     let initial_fen = fens.join(" | ");
-    let tc = from_columns(
-        &c.time_control,
-        c.days_per_move,
-        c.initial_seconds,
-        c.increment_seconds,
-        c.cap_seconds,
-    );
+    let tc = challenge_time_control(c);
     let bank = tc.initial_bank();
     let player = |seat: BughouseSeat| {
         players

@@ -52,19 +52,7 @@ pub fn prepare_move(
         return Err(SubmitError::NotYourTurn);
     }
     let after = game.play(input.trim()).map_err(SubmitError::Move)?;
-    let opponent = record.player(seat.opponent());
-    let opponent_bank = opponent.and_then(|p| p.time_left_seconds);
-    let opponent_leave = opponent.map_or(&[][..], |p| p.leave.as_slice());
-    let tc = time_control_of(&record.game);
-    let opponent_deadline = deadline(tc, now, opponent_bank, opponent_leave);
-    // The game's deadline is the earliest of its boards': this one's new, the others' as read.
-    let game_deadline = record
-        .boards
-        .iter()
-        .filter(|b| b.board != seat.board)
-        .filter_map(|b| b.deadline_at)
-        .chain(opponent_deadline)
-        .min();
+    let (opponent_deadline, game_deadline) = deadlines_after_move(record, seat, now);
     Ok(PreparedMove {
         seat,
         fen: after.fen(),
@@ -76,6 +64,28 @@ pub fn prepare_move(
         draw_offer: board.draw_offer.filter(|c| *c == seat.color).map(|_| seat),
         after,
     })
+}
+
+/// After `seat` moves now: the deadline of the opponent on its board, and the game's (the
+/// earliest of its boards': this one's new, the others' as read).
+pub(crate) fn deadlines_after_move(
+    record: &GameRecord,
+    seat: Seat,
+    now: NaiveDateTime,
+) -> (Option<NaiveDateTime>, Option<NaiveDateTime>) {
+    let opponent = record.player(seat.opponent());
+    let opponent_bank = opponent.and_then(|p| p.time_left_seconds);
+    let opponent_leave = opponent.map_or(&[][..], |p| p.leave.as_slice());
+    let tc = time_control_of(&record.game);
+    let opponent_deadline = deadline(tc, now, opponent_bank, opponent_leave);
+    let game_deadline = record
+        .boards
+        .iter()
+        .filter(|b| b.board != seat.board)
+        .filter_map(|b| b.deadline_at)
+        .chain(opponent_deadline)
+        .min();
+    (opponent_deadline, game_deadline)
 }
 
 /// Stores a prepared move with its comment: the move row, the board, the mover's bank, the end

@@ -434,6 +434,18 @@ pub struct GameJson<'a> {
     comments: Vec<serde_json::Value>,
 }
 
+/// A game's time control as the API shows it.
+pub fn time_control_json(g: &crate::models::Game) -> serde_json::Value {
+    json!({
+        "kind": g.time_control,
+        "days_per_move": g.days_per_move,
+        "initial_seconds": g.initial_seconds,
+        "increment_seconds": g.increment_seconds,
+        "cap_seconds": g.cap_seconds,
+        "auto_flag": g.auto_flag,
+    })
+}
+
 /// The game as the API shows it to `viewer`: the comments and kibitz they may read. Status,
 /// turn, draw offer, deadline, clocks and leave are the game page's [`Standing`].
 pub fn game_json_for<'a>(
@@ -463,14 +475,7 @@ pub fn game_json_for<'a>(
         draw_offer: standing.draw_offer.map(color_name),
         days_per_move: g.days_per_move,
         rated: g.rated,
-        time_control: json!({
-            "kind": g.time_control,
-            "days_per_move": g.days_per_move,
-            "initial_seconds": g.initial_seconds,
-            "increment_seconds": g.increment_seconds,
-            "cap_seconds": g.cap_seconds,
-            "auto_flag": g.auto_flag,
-        }),
+        time_control: time_control_json(g),
         clock: json!({
             "white": standing.white.seconds_left,
             "black": standing.black.seconds_left,

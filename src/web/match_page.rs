@@ -365,12 +365,7 @@ pub async fn draw(
                 let Some(record) = load_game_cached(c, &records, id)? else {
                     return Ok(None);
                 };
-                let plays = me.and_then(|v| record.seat_of(v)).is_some();
-                let chat = if plays {
-                    Some(team_chat_for_player(c, &record, me)?)
-                } else {
-                    None
-                };
+                let chat = team_chat_for_player(c, &record, me)?;
                 let prefs = match me {
                     Some(user) => Some(crate::usecases::preferences::preferences_of(c, user)?),
                     None => None,

@@ -52,6 +52,51 @@ pub fn screenshot(window: &Session, name: &str) {
     }
 }
 
+/// The window of a desktop browser and of a phone, in CSS pixels.
+pub const DESKTOP: (u32, u32) = (1200, 900);
+pub const PHONE: (u32, u32) = (390, 844);
+
+/// One player's browser window on the app (a desktop window).
+pub struct Player<'d> {
+    pub name: &'static str,
+    pub window: Session<'d>,
+    pub base: String,
+}
+
+impl<'d> Player<'d> {
+    pub fn new(name: &'static str, driver: &'d Driver, app: &crate::common::TestApp) -> Self {
+        let window = driver.session(DESKTOP.0, DESKTOP.1);
+        window.set_viewport_size(DESKTOP.0, DESKTOP.1);
+        Player {
+            name,
+            window,
+            base: app.base.clone(),
+        }
+    }
+
+    /// Opens a path of the app.
+    pub fn open(&self, path: &str) {
+        self.window.goto(&format!("{}{path}", self.base));
+    }
+
+    pub fn find(&self, css: &str) -> Element<'_> {
+        self.window.find(css)
+    }
+
+    /// Fills in the sign-up form field by field and sends it.
+    pub fn sign_up(&self) {
+        self.open("/signup");
+        self.find("#username").type_text(self.name);
+        self.find("#email")
+            .type_text(&format!("{}@example.com", self.name));
+        self.find("#password").type_text("correct horse battery");
+        self.find(r#"form[action="/signup"] button[type="submit"]"#)
+            .click();
+        self.window
+            .wait_for_text(".flash", &format!("Welcome, {}!", self.name));
+    }
+}
+
 /// A WebDriver error answer: its code (`no such element`, …) and message.
 #[derive(Debug)]
 pub struct WebDriverError {

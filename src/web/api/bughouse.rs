@@ -261,14 +261,7 @@ pub fn match_json(
         winning_team,
         rated: g.rated,
         is_public: g.is_public,
-        time_control: json!({
-            "kind": g.time_control,
-            "days_per_move": g.days_per_move,
-            "initial_seconds": g.initial_seconds,
-            "increment_seconds": g.increment_seconds,
-            "cap_seconds": g.cap_seconds,
-            "auto_flag": g.auto_flag,
-        }),
+        time_control: super::time_control_json(g),
         team_chat: team_chat.map(|lines| {
             lines
                 .into_iter()
@@ -295,12 +288,7 @@ pub async fn match_answer(
                 let Some(record) = load_game_cached(c, &records, id)? else {
                     return Ok(None);
                 };
-                let plays = viewer.and_then(|v| record.seat_of(v)).is_some();
-                let chat = if plays {
-                    Some(team_chat_for_player(c, &record, viewer)?)
-                } else {
-                    None
-                };
+                let chat = team_chat_for_player(c, &record, viewer)?;
                 diesel::QueryResult::Ok(Some((record, chat)))
             })
         })
