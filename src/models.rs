@@ -78,6 +78,8 @@ pub struct Challenge {
     pub auto_flag: bool,
     /// False: a private game, its comments for the players only.
     pub is_public: bool,
+    /// Minesweeper: the hours the players have to place their bombs.
+    pub setup_hours: Option<i32>,
 }
 
 /// A challenge about to be stored.
@@ -101,6 +103,8 @@ pub struct NewChallenge<'a> {
     pub status: &'a str,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+    pub variant_options: &'a str,
+    pub setup_hours: Option<i32>,
 }
 
 /// A game (one board, or the match of a bughouse pair) as stored.

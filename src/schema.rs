@@ -66,6 +66,7 @@ diesel::table! {
         initial_seconds -> Nullable<Int4>,
         auto_flag -> Bool,
         is_public -> Bool,
+        setup_hours -> Nullable<Int4>,
     }
 }
 

@@ -1,4 +1,5 @@
-//! The background worker: at a fixed interval, ends the games whose time ran out, queues the
+//! The background worker: at a fixed interval, ends the minesweeper setups whose time ran out
+//! (the missing bombs placed at random), ends the games whose time ran out, queues the
 //! "time running low" mails and the daily digests that became due, sends the mail that is
 //! due, and deletes old finished mail.
 
@@ -6,6 +7,7 @@ use std::time::Duration;
 
 use crate::mail::{MailReport, deliver_due};
 use crate::usecases::clocks::{Expiry, expire_overdue_games};
+use crate::usecases::minesweeper::finish_overdue_setups;
 use crate::usecases::{digest, notify, outbox};
 use crate::web::AppState;
 
@@ -27,6 +29,13 @@ pub async fn run_worker(state: AppState) {
 /// Returns the games ended; the mail job's outcome is logged (see [`send_mail_once`]).
 pub async fn run_once(state: &AppState) -> anyhow::Result<Vec<Expiry>> {
     let now = state.now();
+    let random = state.random.clone();
+    let started = state
+        .db(move |conn| finish_overdue_setups(conn, now, &*random))
+        .await??;
+    if !started.is_empty() {
+        log::info!("worker ended the setup of minesweeper games: {started:?}");
+    }
     let ended = state
         .db(move |conn| expire_overdue_games(conn, now))
         .await??;

@@ -6,7 +6,7 @@
 mod common;
 
 use chrono::Duration;
-use common::{Browser, TestApp, hidden_value};
+use common::{TestApp, hidden_value};
 use serde_json::{Value, json};
 use slowfuse::clock::{Clock, FixedClock};
 use slowfuse::usecases::clocks::Expiry;
@@ -307,23 +307,6 @@ fn a_resignation_ends_the_match_for_all_four_and_rates_them(app: &TestApp) {
     }
 }
 
-/// A browser logged in as `name` (signed up through the API).
-fn logged_in(app: &TestApp, name: &str) -> Browser {
-    let browser = app.browser();
-    let csrf = browser.csrf("/login");
-    let page = browser.post(
-        "/login",
-        &[
-            ("csrf_token", &csrf),
-            ("username", name),
-            ("password", "correct horse battery"),
-            ("next", "/"),
-        ],
-    );
-    assert_eq!(page.status, 303, "log in {name}: {}", page.body);
-    browser
-}
-
 fn the_match_page_plays_on_ones_own_board_and_keeps_the_team_chat_in_the_team(app: &TestApp) {
     let (p, g) = match_of_four(app);
     assert_eq!(play(app, g, &p.alice, "a", "e4", 0).status, 200);
@@ -349,7 +332,7 @@ fn the_match_page_plays_on_ones_own_board_and_keeps_the_team_chat_in_the_team(ap
     assert!(!html.contains("team-chat"), "a visitor gets no team chat");
 
     // carol plays on board b through the page's form; the page shows her board first.
-    let carol = logged_in(app, "carol");
+    let carol = app.logged_in("carol");
     let page = carol.get(&format!("/games/{g}"));
     assert_eq!(page.status, 200);
     assert!(page.body.contains("id=\"move-form-b\""), "{}", page.body);
@@ -402,7 +385,7 @@ fn the_match_page_plays_on_ones_own_board_and_keeps_the_team_chat_in_the_team(ap
         ],
     );
     assert_eq!(said.status, 303, "{}", said.body);
-    let bob = logged_in(app, "bob");
+    let bob = app.logged_in("bob");
     let bob_page = bob.get(&format!("/games/{g}")).body;
     assert!(
         !bob_page.contains("<b>trade"),
@@ -417,7 +400,7 @@ fn the_match_page_plays_on_ones_own_board_and_keeps_the_team_chat_in_the_team(ap
         text.contains("<b>trade</b> knights"),
         "her partner reads it"
     );
-    let alice = logged_in(app, "alice");
+    let alice = app.logged_in("alice");
     let alice_page = alice.get(&format!("/games/{g}")).body;
     assert!(
         alice_page.contains("id=\"team-chat\""),

@@ -4,4 +4,4 @@ mod fen;
 mod pgn;
 
 pub use fen::{NoSuchPly, fen_at};
-pub use pgn::{pgn_of, pgn_of_games};
+pub use pgn::{minesweeper_pgn, pgn_of, pgn_of_games};

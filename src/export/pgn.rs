@@ -2,6 +2,7 @@
 
 use diesel::QueryResult;
 use slowfuse_rules::bughouse::{BpgnHeaders, Seat as BughouseSeat, write_bpgn};
+use slowfuse_rules::minesweeper::MinesweeperGame;
 use slowfuse_rules::{Color, EndReason, Game, PgnHeaders, write_pgn};
 
 use crate::db::DbConnection;
@@ -90,8 +91,36 @@ pub fn bpgn_of(record: &GameRecord, public_url: &str) -> Result<String, CorruptG
     Ok(write_bpgn(&headers, &game, &public_comments(record)))
 }
 
+/// A minesweeper game's PGN: during the game as anyone may see it (the blasts, no bomb and no
+/// count), after the end with every bomb and count revealed.
+pub fn minesweeper_pgn(record: &GameRecord, game: &MinesweeperGame, public_url: &str) -> String {
+    let mut tags = headers_without_opening(record, public_url);
+    tags.termination = game.outcome().map(|o| o.reason.describe().to_string());
+    let comments = public_comments(record);
+    match game.full_record() {
+        Ok(full) if !record.status.is_running() => full.pgn(&tags, &comments),
+        _ => game.public_view().pgn(&tags, &comments),
+    }
+}
+
 /// The tag pairs: event and site name the game on this server, the date is the day it began.
 fn headers(record: &GameRecord, public_url: &str, game: &Game) -> PgnHeaders {
+    PgnHeaders {
+        // Standard chess: the opening by the CC0 names, as other programs tag it.
+        extra: classify(game)
+            .map(|o| {
+                vec![
+                    ("ECO".to_string(), o.eco.to_string()),
+                    ("Opening".to_string(), o.name.to_string()),
+                ]
+            })
+            .unwrap_or_default(),
+        ..headers_without_opening(record, public_url)
+    }
+}
+
+/// The tag pairs but the opening's.
+fn headers_without_opening(record: &GameRecord, public_url: &str) -> PgnHeaders {
     let termination = record
         .game
         .termination
@@ -113,14 +142,6 @@ fn headers(record: &GameRecord, public_url: &str, game: &Game) -> PgnHeaders {
             .name_of(crate::game::Seat::first_board(Color::Black))
             .to_string(),
         termination,
-        // Standard chess: the opening by the CC0 names, as other programs tag it.
-        extra: classify(game)
-            .map(|o| {
-                vec![
-                    ("ECO".to_string(), o.eco.to_string()),
-                    ("Opening".to_string(), o.name.to_string()),
-                ]
-            })
-            .unwrap_or_default(),
+        extra: Vec::new(),
     }
 }

@@ -119,6 +119,36 @@ pub fn set_board_fen(
     Ok(())
 }
 
+/// Writes a player's secret row (minesweeper bombs and the counts told to them): the one
+/// writer of `game_players.secret_state`, as [`super::rules::read_secret_state`] is its one
+/// reader.
+pub fn write_secret_state(
+    conn: &mut DbConnection,
+    game_id: i64,
+    color: Color,
+    state: &str,
+) -> QueryResult<()> {
+    diesel::update(
+        game_players::table
+            .filter(game_players::game_id.eq(game_id))
+            .filter(game_players::color.eq(color_name(color))),
+    )
+    .set(game_players::secret_state.eq(Some(state)))
+    .execute(conn)?;
+    Ok(())
+}
+
+/// Ends a minesweeper game's setup: the game is played from now on.
+pub fn write_started(conn: &mut DbConnection, now: NaiveDateTime, game_id: i64) -> QueryResult<()> {
+    diesel::update(games::table.find(game_id))
+        .set((
+            games::status.eq(GameStatus::Started.as_str()),
+            games::updated_at.eq(now),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
 /// Sets one seat's time bank.
 pub fn set_bank(
     conn: &mut DbConnection,

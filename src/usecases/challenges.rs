@@ -4,6 +4,9 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use slowfuse_rules::Variant;
 use slowfuse_rules::bughouse::Seat as BughouseSeat;
+use slowfuse_rules::minesweeper::{MinesweeperOptions, UnknownOptions};
+
+use crate::game::rules::MINESWEEPER;
 
 use crate::db::DbConnection;
 use crate::game::clock::{challenge_time_control, deadline, to_columns};
@@ -61,13 +64,17 @@ pub struct ChallengeRequest {
     pub auto_flag: bool,
     /// A private game: comments for the two players only, no kibitz (moves stay public).
     pub private: bool,
+    /// Minesweeper: the options' stable names, e.g. `chosen+modest` (default `chosen`).
+    pub minesweeper: Option<String>,
+    /// Minesweeper: hours to place the bombs (default 48).
+    pub setup_hours: Option<i32>,
 }
 
 /// Why a challenge could not be created, accepted or cancelled.
 #[derive(Debug, thiserror::Error)]
 pub enum ChallengeError {
     #[error(
-        "unknown variant \"{0}\": choose one of atomic, standard, chess960, crazyhouse, antichess, kingofthehill, threecheck, horde, racingkings, bughouse"
+        "unknown variant \"{0}\": choose one of atomic, standard, chess960, crazyhouse, antichess, kingofthehill, threecheck, horde, racingkings, bughouse, minesweeper"
     )]
     UnknownVariant(String),
     #[error("colour must be white, black or random")]
@@ -90,6 +97,10 @@ pub enum ChallengeError {
     NotForYou,
     #[error("only the player who made a challenge may cancel it")]
     NotYours,
+    #[error("{0}")]
+    BadMinesweeperOptions(String),
+    #[error("setup_hours must be between 1 and {MAX_SETUP_HOURS}")]
+    BadSetupHours,
     #[error("seat must be A1, B1, B2, A2 or any")]
     BadSeat,
     #[error("seat {0} is your own: invite players to the other seats")]
@@ -106,6 +117,34 @@ pub enum ChallengeError {
     Db(#[from] diesel::result::Error),
 }
 
+/// The longest setup a minesweeper challenge may ask for: two weeks.
+pub const MAX_SETUP_HOURS: i32 = 14 * 24;
+/// The setup of a minesweeper challenge that names none: two days.
+pub const DEFAULT_SETUP_HOURS: i32 = 48;
+
+/// A minesweeper challenge's options and setup hours, checked; `(options, None)` for any
+/// other variant, whose options are `{}`.
+fn minesweeper_terms(req: &ChallengeRequest) -> Result<(String, Option<i32>), ChallengeError> {
+    if req.variant.trim() != MINESWEEPER {
+        return Ok(("{}".to_string(), None));
+    }
+    let options: MinesweeperOptions = req
+        .minesweeper
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .unwrap_or("chosen")
+        .parse()
+        .map_err(|e: UnknownOptions| {
+            ChallengeError::BadMinesweeperOptions(e.to_string().chars().take(300).collect())
+        })?;
+    let hours = req.setup_hours.unwrap_or(DEFAULT_SETUP_HOURS);
+    if !(1..=MAX_SETUP_HOURS).contains(&hours) {
+        return Err(ChallengeError::BadSetupHours);
+    }
+    Ok((options.as_str(), Some(hours)))
+}
+
 /// Creates a challenge after checking every field.
 pub fn create_challenge(
     conn: &mut DbConnection,
@@ -113,12 +152,17 @@ pub fn create_challenge(
     creator_id: i64,
     req: &ChallengeRequest,
 ) -> Result<Challenge, ChallengeError> {
-    let variant: Variant = req
-        .variant
-        .parse()
-        .ok()
-        .filter(|v| OFFERED_VARIANTS.contains(v))
-        .ok_or_else(|| ChallengeError::UnknownVariant(req.variant.chars().take(40).collect()))?;
+    let variant_name = req.variant.trim();
+    let variant: &'static str = match variant_name.parse::<Variant>() {
+        Ok(v) if OFFERED_VARIANTS.contains(&v) => v.as_str(),
+        _ if variant_name == MINESWEEPER => MINESWEEPER,
+        _ => {
+            return Err(ChallengeError::UnknownVariant(
+                req.variant.chars().take(40).collect(),
+            ));
+        }
+    };
+    let (variant_options, setup_hours) = minesweeper_terms(req)?;
     let color = req.color.trim().to_lowercase();
     if !["white", "black", "random"].contains(&color.as_str()) {
         return Err(ChallengeError::BadColor);
@@ -157,7 +201,7 @@ pub fn create_challenge(
         opponent_id: opponent,
         kind: kind.as_str(),
         share_token: &token,
-        variant: variant.as_str(),
+        variant,
         color: &color,
         time_control,
         days_per_move,
@@ -170,6 +214,8 @@ pub fn create_challenge(
         status: "open",
         created_at: now,
         updated_at: now,
+        variant_options: &variant_options,
+        setup_hours,
     };
     Ok(crate::db::write_transaction(conn, |conn| {
         let challenge = crate::on_backend!(conn, |c| diesel::insert_into(challenges::table)
@@ -419,6 +465,11 @@ pub fn accept_challenge(
         } else {
             (acceptor_id, c.creator_id)
         };
+        if c.variant == MINESWEEPER {
+            let game_id =
+                crate::usecases::minesweeper::create_game(conn, now, random, &c, white, black)?;
+            return finish_acceptance(conn, now, &c, game_id);
+        }
         let variant: Variant = c
             .variant
             .parse()
@@ -467,12 +518,22 @@ pub fn accept_challenge(
                 })
                 .execute(conn)?;
         }
-        diesel::update(challenges::table.find(challenge_id))
-            .set(challenges::game_id.eq(Some(game_id)))
-            .execute(conn)?;
-        crate::usecases::notify::challenge_accepted(conn, now, &c, game_id)?;
-        Ok(game_id)
+        finish_acceptance(conn, now, &c, game_id)
     })
+}
+
+/// The challenge points at its new game; its author is told.
+fn finish_acceptance(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    c: &Challenge,
+    game_id: i64,
+) -> Result<i64, ChallengeError> {
+    diesel::update(challenges::table.find(c.id))
+        .set(challenges::game_id.eq(Some(game_id)))
+        .execute(conn)?;
+    crate::usecases::notify::challenge_accepted(conn, now, c, game_id)?;
+    Ok(game_id)
 }
 
 /// Withdraws one's own open challenge.

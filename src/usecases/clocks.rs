@@ -110,6 +110,8 @@ pub enum ExpireError {
     Corrupt(#[from] CorruptGame),
     #[error(transparent)]
     Match(#[from] crate::usecases::bughouse::MatchError),
+    #[error(transparent)]
+    Minesweeper(#[from] crate::usecases::minesweeper::MinesError),
     /// The record says the game runs, its moves say it is over.
     #[error("game {game_id} is overdue, but its moves have already ended it")]
     AlreadyOver {
@@ -170,8 +172,17 @@ pub fn expire_overdue_games(
                 game_id: id,
                 source,
             };
-            let flagged = record.chess_game()?.flag(record.turn()).map_err(over)?;
-            if let Some(outcome) = flagged.outcome() {
+            let outcome = if g.variant == crate::game::rules::MINESWEEPER {
+                let game = crate::usecases::minesweeper::secret_game(conn, &record)?;
+                game.flag(record.turn()).map_err(over)?.outcome()
+            } else {
+                record
+                    .chess_game()?
+                    .flag(record.turn())
+                    .map_err(over)?
+                    .outcome()
+            };
+            if let Some(outcome) = outcome {
                 finish_game(conn, now, id, &outcome)?;
             }
             Ok(Some(Expiry::Flagged(id)))

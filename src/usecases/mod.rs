@@ -14,6 +14,7 @@ pub mod finish;
 pub mod games;
 pub mod leave;
 pub mod messages;
+pub mod minesweeper;
 pub mod notify;
 pub mod outbox;
 pub mod play;

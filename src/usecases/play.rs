@@ -7,6 +7,7 @@ use slowfuse_rules::{ClaimError, MoveError};
 
 use crate::db::{DbConnection, claim_game, lock_game};
 use crate::game::clock::time_control_of;
+use crate::game::rules::MINESWEEPER;
 use crate::game::store::{set_bank, set_deadline, set_draw_offer};
 use crate::game::{
     CorruptGame, GameRecord, RecordCache, Seat, load_game, load_game_cached, read_game_cached,
@@ -16,6 +17,7 @@ use crate::schema::game_messages;
 use crate::usecases::conditional::{ConditionalMoveError, follow_lines, set_lines};
 use crate::usecases::finish::finish_game;
 use crate::usecases::messages::{self, GameEvent, Kind};
+use crate::usecases::minesweeper::{self, MinesAction, MinesError};
 use crate::usecases::submit::{SubmitError, prepare_move, store_prepared, submit_move};
 
 /// What a player does, apart from the message that may go with it.
@@ -119,6 +121,8 @@ pub enum PlayError {
     )]
     IsMatch,
     #[error(transparent)]
+    Minesweeper(#[from] MinesError),
+    #[error(transparent)]
     Corrupt(#[from] CorruptGame),
     #[error(transparent)]
     Db(#[from] diesel::result::Error),
@@ -210,6 +214,9 @@ fn check_turn(
         return Err(PlayError::IsMatch);
     }
     let me = record.seat_of(req.user_id).ok_or(PlayError::NotAPlayer)?;
+    if record.status == crate::game::GameStatus::Setup {
+        return Err(PlayError::Minesweeper(MinesError::InSetup));
+    }
     if !record.is_started() {
         return Err(PlayError::GameOver);
     }
@@ -238,9 +245,39 @@ fn act_locked(
         return Err(PlayError::NotFound);
     }
     let record = load_game(conn, req.game_id)?.ok_or(PlayError::NotFound)?;
+    if record.game.variant == MINESWEEPER {
+        let action = minesweeper_action(&req.action)?;
+        return Ok(minesweeper::perform(
+            conn,
+            now,
+            &record,
+            req.user_id,
+            req.ply,
+            &action,
+        )?);
+    }
     let (me, overdue) = check_turn(&record, req, now)?;
     let game = record.chess_game()?;
     perform(conn, now, &record, &game, me, req, message, overdue)
+}
+
+/// The minesweeper action of a request; what minesweeper does not offer is refused.
+fn minesweeper_action(action: &Action) -> Result<MinesAction, PlayError> {
+    let not_offered = |what| PlayError::Minesweeper(MinesError::NotOffered(what));
+    Ok(match action {
+        Action::Move(m) => MinesAction::Move(m.clone()),
+        Action::MoveAndOfferDraw(_) => return Err(not_offered("a move with a draw offer")),
+        Action::Resign => MinesAction::Resign,
+        Action::OfferDraw => MinesAction::OfferDraw,
+        Action::AcceptDraw => MinesAction::AcceptDraw,
+        Action::DeclineDraw => MinesAction::DeclineDraw,
+        Action::WithdrawDraw => MinesAction::WithdrawDraw,
+        Action::ClaimDraw => MinesAction::ClaimDraw,
+        Action::ClaimTimeout => MinesAction::ClaimTimeout,
+        Action::ConditionalMove(_) => return Err(not_offered("conditional moves")),
+        Action::GiveTime(_) => return Err(not_offered("giving time")),
+        Action::Comment => return Err(not_offered("this")),
+    })
 }
 
 /// A move: the game is read and the rules judge the move before the write lock is taken;
@@ -255,6 +292,13 @@ fn move_before_lock(
 ) -> Result<GameRecord, PlayError> {
     // One snapshot: the row, the boards and the moves as of one moment, never half a move.
     let record = read_game_cached(conn, records, req.game_id)?.ok_or(PlayError::NotFound)?;
+    if record.game.variant == MINESWEEPER {
+        // Its rules read the secret rows: judged and stored with the game locked.
+        return crate::db::write_transaction(conn, |conn| {
+            act_locked(conn, now, req, message)?;
+            load_game_cached(conn, records, req.game_id)?.ok_or(PlayError::NotFound)
+        });
+    }
     let (me, _) = check_turn(&record, req, now)?;
     let game = record.chess_game()?;
     let prepared = prepare_move(now, &record, &game, me, input)?;
@@ -308,6 +352,11 @@ pub fn preview_move(
     }
     let record = read_game_cached(conn, records, req.game_id)?.ok_or(PlayError::NotFound)?;
     let (me, _) = check_turn(&record, req, now)?;
+    if record.game.variant == MINESWEEPER {
+        return Err(PlayError::Minesweeper(MinesError::NotOffered(
+            "showing a move before it is sent",
+        )));
+    }
     let game = record.chess_game()?;
     prepare_move(now, &record, &game, me, input)?;
     let after = game.play(input.trim()).map_err(PlayError::Move)?;

@@ -148,6 +148,8 @@ pub fn create_seated_challenge(
         status: "open",
         created_at: now,
         updated_at: now,
+        variant_options: "{}",
+        setup_hours: None,
     };
     let id = crate::db::write_transaction(conn, |conn| {
         let challenge = crate::on_backend!(conn, |c| diesel::insert_into(challenges::table)

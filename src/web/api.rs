@@ -23,6 +23,7 @@ use crate::web::game_page::standing::{PlayerClock, Standing};
 pub mod analysis;
 mod bughouse;
 mod messages;
+mod minesweeper;
 mod notifications;
 mod openings;
 mod positions;
@@ -65,6 +66,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 web::delete().to(search::delete_tag),
             )
             .route("/search", web::get().to(search::search))
+            .route("/games/{id}/bombs", web::get().to(minesweeper::get_bombs))
+            .route("/games/{id}/bombs", web::put().to(minesweeper::put_bombs))
             .service(
                 web::resource("/games/{id}/analysis")
                     .app_data(analysis::json_config())
@@ -222,6 +225,12 @@ struct ChallengeBody {
     /// Two-player games: white, black or random.
     #[serde(default)]
     color: Option<String>,
+    /// Minesweeper: the options, e.g. `chosen` or `random+modest`.
+    #[serde(default)]
+    minesweeper: Option<String>,
+    /// Minesweeper: hours to place the bombs (default 48).
+    #[serde(default)]
+    setup_hours: Option<i32>,
     /// Bughouse: the creator's seat, `A1`, `B1`, `B2`, `A2` or `any`.
     #[serde(default)]
     seat: Option<String>,
@@ -292,6 +301,8 @@ async fn create_challenge(
         rated: b.rated,
         auto_flag: b.auto_flag.unwrap_or(true),
         private: b.private,
+        minesweeper: b.minesweeper,
+        setup_hours: b.setup_hours,
     };
     let c = state
         .db(move |c| challenges::create_challenge(c, now, user.id, &req))
@@ -432,6 +443,9 @@ pub struct GameJson<'a> {
     deadline_at: Option<String>,
     is_public: bool,
     comments: Vec<serde_json::Value>,
+    /// A minesweeper game's phase, blasts, and the counts and bombs the reader may see.
+    #[serde(flatten)]
+    minesweeper: Option<minesweeper::MinesweeperJson>,
 }
 
 /// A game's time control as the API shows it.
@@ -487,6 +501,7 @@ pub fn game_json_for<'a>(
         deadline_at: standing.deadline_at.map(|d| d.and_utc().to_rfc3339()),
         is_public: g.is_public,
         comments: messages::conversation_json(record, viewer),
+        minesweeper: None,
         white: standing.white.name,
         black: standing.black.name,
         result: standing.result,
@@ -508,7 +523,27 @@ async fn get_game(
     if record.game.variant == crate::game::rules::BUGHOUSE {
         return bughouse::match_answer(&state, id, viewer.0).await;
     }
-    Ok(HttpResponse::Ok().json(game_json_for(&record, state.now(), viewer.0)))
+    game_answer(&state, record, viewer.0).await
+}
+
+/// The game JSON of `record` for `viewer`; a minesweeper game's fields made from the rules'
+/// views for that reader.
+async fn game_answer(
+    state: &AppState,
+    record: GameRecord,
+    viewer: Option<i64>,
+) -> Result<HttpResponse, ApiError> {
+    let mut json = game_json_for(&record, state.now(), viewer);
+    if record.game.variant == crate::game::rules::MINESWEEPER {
+        let copy = record.clone();
+        let game = state
+            .db(move |c| crate::usecases::minesweeper::secret_game(c, &copy))
+            .await??;
+        json.minesweeper = Some(minesweeper::minesweeper_json(&record, &game, viewer));
+    }
+    Ok(HttpResponse::Ok()
+        .insert_header((actix_web::http::header::CACHE_CONTROL, "private, no-cache"))
+        .json(json))
 }
 
 #[derive(Deserialize)]
@@ -638,7 +673,7 @@ async fn run_action(
     let record = state
         .db(move |c| play::act(c, &records, now, max, &req))
         .await??;
-    Ok(HttpResponse::Ok().json(game_json_for(&record, state.now(), Some(viewer))))
+    game_answer(&state, record, Some(viewer)).await
 }
 
 fn summary_json(g: &GameSummary) -> serde_json::Value {

@@ -29,6 +29,7 @@ static ASSETS: &[Asset] = &[
     asset!("panel.js", "text/javascript; charset=utf-8"),
     asset!("analysis.js", "text/javascript; charset=utf-8"),
     asset!("match.js", "text/javascript; charset=utf-8"),
+    asset!("mines.js", "text/javascript; charset=utf-8"),
     asset!("comments.js", "text/javascript; charset=utf-8"),
     asset!("timezone.js", "text/javascript; charset=utf-8"),
     asset!("favicon.svg", SVG),

@@ -30,7 +30,17 @@ async fn game_pgn(
     path: web::Path<String>,
 ) -> Result<HttpResponse, WebError> {
     let record = game_in_path(&state, &path).await?;
-    let pgn = pgn_of(&record, &state.settings.server.public_url)?;
+    let url = state.settings.server.public_url.clone();
+    let pgn = if record.game.variant == crate::game::rules::MINESWEEPER {
+        let copy = record.clone();
+        let game = state
+            .db(move |c| crate::usecases::minesweeper::secret_game(c, &copy))
+            .await?
+            .map_err(WebError::internal)?;
+        crate::export::minesweeper_pgn(&record, &game, &url)
+    } else {
+        pgn_of(&record, &url)?
+    };
     let extension = if record.game.variant == crate::game::rules::BUGHOUSE {
         "bpgn"
     } else {
@@ -90,6 +100,20 @@ async fn game_fen(
             .map(|board| game.fen_at(ply, board))
             .collect();
         fens.ok_or(last)?.join(" | ")
+    } else if record.game.variant == crate::game::rules::MINESWEEPER {
+        // The visible position: the stored FENs hold no bomb.
+        let copy = record.clone();
+        let game = state
+            .db(move |c| crate::usecases::minesweeper::secret_game(c, &copy))
+            .await?
+            .map_err(WebError::internal)?;
+        let fens = game.public_view().fens;
+        let at = ply.map_or(fens.len().saturating_sub(1), |p| {
+            usize::try_from(p).unwrap_or(usize::MAX)
+        });
+        fens.get(at).cloned().ok_or(NoSuchPly {
+            last: record.game.ply,
+        })?
     } else {
         let game = record.chess_game()?;
         fen_at(&record, &game, ply)?

@@ -8,6 +8,7 @@ pub mod export;
 pub mod game_page;
 pub mod match_page;
 pub mod material;
+pub mod minesweeper_page;
 pub mod mini_board;
 pub mod pages;
 pub mod plies;

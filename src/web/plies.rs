@@ -83,8 +83,14 @@ async fn game_plies(
         .db(move |c| read_game_cached(c, &records, id))
         .await??
         .ok_or(WebError::NotFound)?;
-    if record.game.variant == crate::game::rules::BUGHOUSE {
-        // A match has two boards: its page draws both from the match JSON, not from plies.
+    if [
+        crate::game::rules::BUGHOUSE,
+        crate::game::rules::MINESWEEPER,
+    ]
+    .contains(&record.game.variant.as_str())
+    {
+        // A match has two boards, and a minesweeper game's positions come from its rules'
+        // views: their pages draw from their own JSON, not from plies.
         return Err(WebError::NotFound);
     }
     let etag = format!("\"plies-{}-{}\"", record.game.id, record.game.revision);

@@ -335,6 +335,26 @@ impl TestApp {
     }
 }
 
+impl TestApp {
+    /// A browser logged in as `name` (signed up through the API, password
+    /// "correct horse battery").
+    pub fn logged_in(&self, name: &str) -> Browser {
+        let browser = self.browser();
+        let csrf = browser.csrf("/login");
+        let page = browser.post(
+            "/login",
+            &[
+                ("csrf_token", &csrf),
+                ("username", name),
+                ("password", "correct horse battery"),
+                ("next", "/"),
+            ],
+        );
+        assert_eq!(page.status, 303, "log in {name}: {}", page.body);
+        browser
+    }
+}
+
 impl Browser {
     fn page(res: reqwest::blocking::Response) -> Page {
         let status = res.status().as_u16();

@@ -10,6 +10,7 @@ use crate::usecases::challenges::ChallengeError;
 use crate::usecases::email_settings::{ResendError, SettingsError};
 use crate::usecases::leave::LeaveError;
 use crate::usecases::messages::MessageError;
+use crate::usecases::minesweeper::MinesError;
 use crate::usecases::play::PlayError;
 use crate::usecases::preferences::PreferencesError;
 use crate::usecases::search::SearchError;
@@ -22,6 +23,7 @@ impl UseCaseError for PlayError {
         match self {
             PlayError::NotFound => StatusCode::NOT_FOUND,
             PlayError::IsMatch => StatusCode::BAD_REQUEST,
+            PlayError::Minesweeper(e) => e.status(),
             PlayError::NotAPlayer | PlayError::NotYourTurn => StatusCode::FORBIDDEN,
             PlayError::GameOver
             | PlayError::Stale { .. }
@@ -64,6 +66,32 @@ impl UseCaseError for MatchError {
             | MatchError::NoDrawOffer
             | MatchError::NoOwnDrawOffer => StatusCode::UNPROCESSABLE_ENTITY,
             MatchError::Corrupt(_) | MatchError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl UseCaseError for MinesError {
+    fn status(&self) -> StatusCode {
+        match self {
+            MinesError::NotFound => StatusCode::NOT_FOUND,
+            MinesError::NotAPlayer | MinesError::Hidden | MinesError::NotYourTurn => {
+                StatusCode::FORBIDDEN
+            }
+            MinesError::InSetup
+            | MinesError::SetupOver
+            | MinesError::GameOver
+            | MinesError::Stale { .. }
+            | MinesError::TimeUp
+            | MinesError::DrawAlreadyOffered
+            | MinesError::TheirOfferStands => StatusCode::CONFLICT,
+            MinesError::Bombs(_)
+            | MinesError::Move(_)
+            | MinesError::Rules(_)
+            | MinesError::NotOverdue
+            | MinesError::NoDrawOffer
+            | MinesError::NoOwnDrawOffer
+            | MinesError::NotOffered(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            MinesError::Corrupt(_) | MinesError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 }
@@ -115,7 +143,9 @@ impl UseCaseError for ChallengeError {
             | ChallengeError::SelfChallenge
             | ChallengeError::BadSeat
             | ChallengeError::InviteToOwnSeat(_)
-            | ChallengeError::InvitedTwice => StatusCode::UNPROCESSABLE_ENTITY,
+            | ChallengeError::InvitedTwice
+            | ChallengeError::BadMinesweeperOptions(_)
+            | ChallengeError::BadSetupHours => StatusCode::UNPROCESSABLE_ENTITY,
             ChallengeError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

@@ -298,6 +298,21 @@ pub async fn draw(
         let occasion = crate::web::match_page::MatchOccasion::View;
         return crate::web::match_page::draw(state, session, id, occasion).await;
     }
+    if record.game.variant == crate::game::rules::MINESWEEPER {
+        // Hidden bombs: a page made from the rules' view for this one reader.
+        let refusal = match &occasion {
+            Occasion::Refused(r) => Some((
+                r.status,
+                r.message.clone(),
+                match &r.typed {
+                    Typed::Action { mv, .. } => mv.clone(),
+                    _ => String::new(),
+                },
+            )),
+            _ => None,
+        };
+        return crate::web::minesweeper_page::draw(state, session, id, refusal).await;
+    }
     let game = record.chess_game().map_err(WebError::internal)?;
     let viewer = Viewer::of(&record, me, viewer::comments_hidden(session));
     let status = match &occasion {

@@ -31,6 +31,10 @@ fn variant_choices() -> Vec<VariantChoice> {
         })
         .collect();
     choices.push(VariantChoice {
+        value: crate::game::rules::MINESWEEPER,
+        label: "Minesweeper",
+    });
+    choices.push(VariantChoice {
         value: crate::game::rules::BUGHOUSE,
         label: "Bughouse (four players)",
     });
@@ -99,6 +103,12 @@ pub struct CreateForm {
     rated: Option<String>,
     /// The "private game" checkbox.
     private: Option<String>,
+    /// Minesweeper: the options (`chosen`, `random+modest`, …).
+    minesweeper: Option<String>,
+    /// Minesweeper: hours to place the bombs.
+    setup_hours: Option<String>,
+    /// Minesweeper: the "modest blasts" checkbox.
+    modest: Option<String>,
     /// Bughouse: the creator's seat.
     seat: Option<String>,
     /// Bughouse: players invited to seats by name.
@@ -133,6 +143,17 @@ pub async fn create(
         rated: form.rated.as_deref() == Some("rated"),
         auto_flag: form.on_time.as_deref() != Some("claim"),
         private: form.private.is_some(),
+        minesweeper: form.minesweeper.as_deref().map(|placement| {
+            if form.modest.is_some() {
+                format!("{placement}+modest")
+            } else {
+                placement.to_string()
+            }
+        }),
+        setup_hours: form
+            .setup_hours
+            .as_deref()
+            .and_then(|h| h.trim().parse().ok()),
     };
     let now = state.now();
     match state

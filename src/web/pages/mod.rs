@@ -9,6 +9,7 @@ mod dashboard;
 mod game;
 mod help;
 mod home;
+mod minesweeper;
 mod notifications;
 mod preferences;
 mod profile;
@@ -82,6 +83,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/games/{id}", web::get().to(game::show))
         .route("/games/{id}", web::post().to(game::act))
         .route("/games/{id}/match", web::post().to(bughouse::act))
+        .route("/games/{id}/bombs", web::post().to(minesweeper::place))
         .route("/games/{id}/tags", web::post().to(tags::add))
         .route("/games/{id}/tags/remove", web::post().to(tags::remove))
         .route("/games/{id}/kibitz", web::post().to(conversation::kibitz))

@@ -1,0 +1,508 @@
+//! Minesweeper games on the server: creating one (with its setup phase, or its bombs placed at
+//! random at once), placing one's bombs during the setup, ending an overdue setup at random,
+//! and the actions of play on a game whose rules keep secrets. The bombs and counts live in the
+//! players' secret rows, read through `game::rules` and written through `game::store` only;
+//! what a reader is shown comes from the rules' views (`public_view`, `player_view`,
+//! `full_record`), never from the rows.
+
+use chrono::{Duration, NaiveDateTime};
+use diesel::prelude::*;
+use slowfuse_rules::minesweeper::{
+    BombError, MinesweeperGame, MinesweeperOptions, PlayError as RulesPlayError, Square,
+};
+use slowfuse_rules::{Color, Outcome, PlayedMove, STANDARD_START_FEN};
+
+use crate::db::{DbConnection, lock_game};
+use crate::game::clock::{challenge_time_control, deadline, leave_periods};
+use crate::game::rules::{MINESWEEPER, RulesError};
+use crate::game::store::{
+    AfterMove, MoveToStore, create_board, set_bank, set_deadline, set_draw_offer, store_move,
+    write_secret_state, write_started,
+};
+use crate::game::{CorruptGame, GameRecord, GameStatus, RulesGame, Seat, load_game, rules_game};
+use crate::models::{Challenge, NewGame, NewGamePlayer};
+use crate::random::Random;
+use crate::schema::{game_players, games};
+use crate::usecases::finish::finish_game;
+use crate::usecases::submit::{bank_after_move, deadlines_after_move};
+
+/// Why a minesweeper request was refused; nothing changed.
+#[derive(Debug, thiserror::Error)]
+pub enum MinesError {
+    #[error("game not found")]
+    NotFound,
+    #[error("you are not playing in this game")]
+    NotAPlayer,
+    #[error("in this game the bombs are hidden even from their owner")]
+    Hidden,
+    #[error("the bombs are still being placed: play starts when the setup ends")]
+    InSetup,
+    #[error("the setup is over: bombs can no longer be placed")]
+    SetupOver,
+    #[error("{0}")]
+    Bombs(BombError),
+    #[error("it is not your turn")]
+    NotYourTurn,
+    #[error("{0}")]
+    Move(String),
+    #[error("{0}")]
+    Rules(String),
+    #[error("the game is over")]
+    GameOver,
+    #[error(
+        "the game has moved on since your page was drawn (you acted at ply {sent}, it is now ply {current}): look at the new position and try again"
+    )]
+    Stale { sent: i32, current: i32 },
+    #[error("your time ran out: the game is being ended")]
+    TimeUp,
+    #[error("your opponent still has time")]
+    NotOverdue,
+    #[error("there is no draw offer from your opponent to answer")]
+    NoDrawOffer,
+    #[error("you have already offered a draw")]
+    DrawAlreadyOffered,
+    #[error("your opponent has offered a draw: accept or decline it rather than offer one")]
+    TheirOfferStands,
+    #[error("you have no standing draw offer to withdraw")]
+    NoOwnDrawOffer,
+    #[error("{0} is not offered in minesweeper")]
+    NotOffered(&'static str),
+    #[error(transparent)]
+    Corrupt(#[from] CorruptGame),
+    #[error(transparent)]
+    Db(#[from] diesel::result::Error),
+}
+
+impl From<RulesError> for MinesError {
+    fn from(e: RulesError) -> Self {
+        match e {
+            RulesError::Corrupt(c) => MinesError::Corrupt(c),
+            RulesError::Db(d) => MinesError::Db(d),
+        }
+    }
+}
+
+/// The game as the rules see it, with its secret rows: for deciding, never for showing.
+pub fn secret_game(
+    conn: &mut DbConnection,
+    record: &GameRecord,
+) -> Result<MinesweeperGame, MinesError> {
+    match rules_game(conn, record)? {
+        RulesGame::Minesweeper(game) => Ok(game),
+        _ => Err(MinesError::NotFound),
+    }
+}
+
+/// A seed for the rules' placement generator.
+fn seed(random: &dyn Random) -> u64 {
+    (u64::from(random.below(u32::MAX)) << 32) | u64::from(random.below(u32::MAX))
+}
+
+/// Creates the game of an accepted minesweeper challenge: in its setup phase when the players
+/// place their bombs (until `setup_hours` from now), else with every bomb placed at random and
+/// White to move.
+pub fn create_game(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    random: &dyn Random,
+    c: &Challenge,
+    white: i64,
+    black: i64,
+) -> QueryResult<i64> {
+    let options: MinesweeperOptions = c.variant_options.parse().unwrap_or_default();
+    let mut game = MinesweeperGame::new(options);
+    if !options.players_place() {
+        game = game
+            .finish_setup(seed(random))
+            .expect("a new game is in its setup");
+    }
+    let tc = challenge_time_control(c);
+    let bank = tc.initial_bank();
+    let (status, first_deadline) = if game.in_setup() {
+        let hours = c
+            .setup_hours
+            .unwrap_or(crate::usecases::challenges::DEFAULT_SETUP_HOURS);
+        (
+            GameStatus::Setup,
+            Some(now + Duration::hours(i64::from(hours))),
+        )
+    } else {
+        let leave = leave_periods(conn, white)?;
+        (GameStatus::Started, deadline(tc, now, bank, &leave))
+    };
+    let new_game = NewGame {
+        variant: MINESWEEPER,
+        initial_fen: STANDARD_START_FEN,
+        status: status.as_str(),
+        result: "*",
+        time_control: &c.time_control,
+        days_per_move: c.days_per_move,
+        initial_seconds: c.initial_seconds,
+        increment_seconds: c.increment_seconds,
+        cap_seconds: c.cap_seconds,
+        auto_flag: c.auto_flag,
+        deadline_at: first_deadline,
+        rated: c.rated,
+        is_public: c.is_public,
+        created_at: now,
+        updated_at: now,
+    };
+    let game_id: i64 = crate::on_backend!(conn, |c| diesel::insert_into(games::table)
+        .values(&new_game)
+        .returning(games::id)
+        .get_result(c))?;
+    diesel::update(games::table.find(game_id))
+        .set(games::variant_options.eq(options.as_str()))
+        .execute(conn)?;
+    create_board(conn, game_id, 0, &game.fen(), first_deadline)?;
+    for (user_id, color) in [(white, Color::White), (black, Color::Black)] {
+        diesel::insert_into(game_players::table)
+            .values(NewGamePlayer {
+                game_id,
+                user_id,
+                board: 0,
+                color: crate::game::color_name(color),
+                time_left_seconds: bank,
+            })
+            .execute(conn)?;
+        write_secret_state(conn, game_id, color, &game.secret_state(color))?;
+    }
+    Ok(game_id)
+}
+
+/// What a player's placement left: their bombs (a1 first) and whether all are placed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Placed {
+    pub squares: Vec<String>,
+    pub complete: bool,
+}
+
+/// Replaces `user_id`'s bombs with `squares` during the setup. When both players' bombs are
+/// all placed, play starts (White to move, on their clock).
+pub fn place_bombs(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    game_id: i64,
+    user_id: i64,
+    squares: &[String],
+) -> Result<Placed, MinesError> {
+    let parsed = squares
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            Square::from_ascii(text.trim().as_bytes()).map_err(|_| {
+                MinesError::Bombs(BombError::Unreadable {
+                    position: i + 1,
+                    text: text.chars().take(10).collect(),
+                })
+            })
+        })
+        .collect::<Result<Vec<Square>, MinesError>>()?;
+    crate::db::write_transaction(conn, |conn| {
+        let (record, color) = locked_player(conn, game_id, user_id)?;
+        if record.status != GameStatus::Setup {
+            return Err(MinesError::SetupOver);
+        }
+        let game = secret_game(conn, &record)?;
+        let after = game.place_bombs(color, &parsed).map_err(|e| match e {
+            BombError::SetupOver => MinesError::SetupOver,
+            other => MinesError::Bombs(other),
+        })?;
+        write_secret_state(conn, game_id, color, &after.secret_state(color))?;
+        if !after.in_setup() {
+            start_play(conn, now, &record)?;
+        }
+        Ok(placed(&after, color))
+    })
+}
+
+/// Places the rest of `user_id`'s bombs at random (all of them when none is placed).
+pub fn place_rest_at_random(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    random: &dyn Random,
+    game_id: i64,
+    user_id: i64,
+) -> Result<Placed, MinesError> {
+    crate::db::write_transaction(conn, |conn| {
+        let (record, color) = locked_player(conn, game_id, user_id)?;
+        if record.status != GameStatus::Setup {
+            return Err(MinesError::SetupOver);
+        }
+        let game = secret_game(conn, &record)?;
+        // The rules fill every missing bomb, keeping those placed; only this player's are
+        // taken over, the other player's stay as they are.
+        let filled = game
+            .finish_setup(seed(random))
+            .map_err(|_| MinesError::SetupOver)?;
+        let chosen: Vec<Square> = filled
+            .player_view(color)
+            .own_bombs
+            .unwrap_or_default()
+            .iter()
+            .map(|b| b.square)
+            .collect();
+        let after = game
+            .place_bombs(color, &chosen)
+            .map_err(MinesError::Bombs)?;
+        write_secret_state(conn, game_id, color, &after.secret_state(color))?;
+        if !after.in_setup() {
+            start_play(conn, now, &record)?;
+        }
+        Ok(placed(&after, color))
+    })
+}
+
+fn placed(game: &MinesweeperGame, color: Color) -> Placed {
+    let bombs = game.player_view(color).own_bombs.unwrap_or_default();
+    Placed {
+        squares: bombs.iter().map(|b| b.square.to_string()).collect(),
+        complete: game.bombs_placed(color) >= game.options().bombs_of(Some(color)),
+    }
+}
+
+/// The bombs `user_id` may see of their own: 403-worthy for anyone else, and for an owner the
+/// options keep them from.
+pub fn own_bombs(
+    conn: &mut DbConnection,
+    game_id: i64,
+    user_id: i64,
+) -> Result<Vec<String>, MinesError> {
+    let record = load_game(conn, game_id)?.ok_or(MinesError::NotFound)?;
+    if record.game.variant != MINESWEEPER {
+        return Err(MinesError::NotFound);
+    }
+    let color = record.seat_of(user_id).ok_or(MinesError::NotAPlayer)?.color;
+    let game = secret_game(conn, &record)?;
+    let bombs = game
+        .player_view(color)
+        .own_bombs
+        .ok_or(MinesError::Hidden)?;
+    Ok(bombs.iter().map(|b| b.square.to_string()).collect())
+}
+
+/// The game locked and read, with the colour `user_id` plays in it.
+fn locked_player(
+    conn: &mut DbConnection,
+    game_id: i64,
+    user_id: i64,
+) -> Result<(GameRecord, Color), MinesError> {
+    if !lock_game(conn, game_id)? {
+        return Err(MinesError::NotFound);
+    }
+    let record = load_game(conn, game_id)?.ok_or(MinesError::NotFound)?;
+    if record.game.variant != MINESWEEPER {
+        return Err(MinesError::NotFound);
+    }
+    let color = record.seat_of(user_id).ok_or(MinesError::NotAPlayer)?.color;
+    Ok((record, color))
+}
+
+/// The setup is over: the game is played from now, White on their clock.
+fn start_play(conn: &mut DbConnection, now: NaiveDateTime, record: &GameRecord) -> QueryResult<()> {
+    write_started(conn, now, record.game.id)?;
+    let white = record.player(Seat::first_board(Color::White));
+    let first = deadline(
+        crate::game::clock::time_control_of(&record.game),
+        now,
+        white.and_then(|p| p.time_left_seconds),
+        white.map_or(&[][..], |p| p.leave.as_slice()),
+    );
+    set_deadline(conn, now, record.game.id, 0, first)?;
+    crate::usecases::notify::your_turn(conn, now, record.game.id, 0)?;
+    Ok(())
+}
+
+/// Ends every setup whose deadline has passed: the missing bombs are placed at random and the
+/// game starts. Each game in its own transaction with the game locked and read again, so that
+/// several workers end each setup once. Returns the games started.
+pub fn finish_overdue_setups(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    random: &dyn Random,
+) -> Result<Vec<i64>, MinesError> {
+    let candidates: Vec<i64> = games::table
+        .filter(games::status.eq(GameStatus::Setup.as_str()))
+        .filter(games::deadline_at.le(now))
+        .order(games::deadline_at.asc())
+        .select(games::id)
+        .limit(500)
+        .load(conn)?;
+    let mut started = Vec::new();
+    for id in candidates {
+        let done = crate::db::write_transaction::<_, MinesError>(conn, |conn| {
+            if !lock_game(conn, id)? {
+                return Ok(false);
+            }
+            let Some(record) = load_game(conn, id)? else {
+                return Ok(false);
+            };
+            finish_overdue_setup(conn, now, random, &record)
+        })?;
+        if done {
+            started.push(id);
+        }
+    }
+    Ok(started)
+}
+
+/// A game whose setup deadline passed gets its missing bombs at random and starts. True when
+/// it did.
+fn finish_overdue_setup(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    random: &dyn Random,
+    record: &GameRecord,
+) -> Result<bool, MinesError> {
+    if record.status != GameStatus::Setup || record.game.deadline_at.is_none_or(|d| d > now) {
+        return Ok(false);
+    }
+    let game = secret_game(conn, record)?;
+    let after = game
+        .finish_setup(seed(random))
+        .map_err(|_| MinesError::SetupOver)?;
+    for color in [Color::White, Color::Black] {
+        write_secret_state(conn, record.game.id, color, &after.secret_state(color))?;
+    }
+    start_play(conn, now, record)?;
+    Ok(true)
+}
+
+/// An action of play in a minesweeper game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MinesAction {
+    Move(String),
+    Resign,
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    WithdrawDraw,
+    ClaimDraw,
+    ClaimTimeout,
+}
+
+/// Carries out `action` of `user_id` on the locked game `record` at the page's `ply`.
+pub fn perform(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    record: &GameRecord,
+    user_id: i64,
+    ply: i32,
+    action: &MinesAction,
+) -> Result<(), MinesError> {
+    let me = record.seat_of(user_id).ok_or(MinesError::NotAPlayer)?;
+    match record.status {
+        GameStatus::Setup => return Err(MinesError::InSetup),
+        GameStatus::Started => {}
+        GameStatus::Finished | GameStatus::Aborted => return Err(MinesError::GameOver),
+    }
+    if ply != record.game.ply {
+        return Err(MinesError::Stale {
+            sent: ply,
+            current: record.game.ply,
+        });
+    }
+    let board = record.first_board();
+    let overdue = board.deadline_at.is_some_and(|d| d <= now);
+    if overdue && (record.game.auto_flag || record.game.ply < 2) {
+        return Err(MinesError::TimeUp);
+    }
+    let game = secret_game(conn, record)?;
+    let offer = board.draw_offer;
+    let (mine, theirs) = (Some(me.color), Some(!me.color));
+    let finish = |conn: &mut DbConnection, outcome: Option<Outcome>| -> Result<(), MinesError> {
+        let outcome = outcome.ok_or(MinesError::GameOver)?;
+        finish_game(conn, now, record.game.id, &outcome)?;
+        Ok(())
+    };
+    let rules = |e: slowfuse_rules::GameOver| MinesError::Rules(e.to_string());
+    match action {
+        MinesAction::Move(input) => play_move(conn, now, record, &game, me, user_id, input)?,
+        MinesAction::Resign => finish(conn, game.resign(me.color).map_err(rules)?.outcome())?,
+        MinesAction::OfferDraw if offer == mine => return Err(MinesError::DrawAlreadyOffered),
+        MinesAction::OfferDraw if offer == theirs => return Err(MinesError::TheirOfferStands),
+        MinesAction::OfferDraw => set_draw_offer(conn, now, record.game.id, 0, Some(me))?,
+        MinesAction::AcceptDraw if offer != theirs => return Err(MinesError::NoDrawOffer),
+        MinesAction::AcceptDraw => finish(conn, game.agree_draw().map_err(rules)?.outcome())?,
+        MinesAction::DeclineDraw if offer != theirs => return Err(MinesError::NoDrawOffer),
+        MinesAction::WithdrawDraw if offer != mine => return Err(MinesError::NoOwnDrawOffer),
+        MinesAction::DeclineDraw | MinesAction::WithdrawDraw => {
+            set_draw_offer(conn, now, record.game.id, 0, None)?;
+        }
+        MinesAction::ClaimDraw => {
+            let claimed = game
+                .claim_draw()
+                .map_err(|e| MinesError::Rules(e.to_string()))?;
+            finish(conn, claimed.outcome())?;
+        }
+        MinesAction::ClaimTimeout => {
+            if !overdue || board.turn == me.color {
+                return Err(MinesError::NotOverdue);
+            }
+            finish(conn, game.flag(board.turn).map_err(rules)?.outcome())?;
+        }
+    }
+    Ok(())
+}
+
+/// Plays `input` for `me`: the move row with its public SAN, the board's public FEN, the
+/// mover's secret row (the count they were told), bank and deadlines; the end when the rules
+/// say so.
+fn play_move(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    record: &GameRecord,
+    game: &MinesweeperGame,
+    me: Seat,
+    user_id: i64,
+    input: &str,
+) -> Result<(), MinesError> {
+    let (after, events) = game.play(me.color, input.trim()).map_err(|e| match e {
+        RulesPlayError::InSetup => MinesError::InSetup,
+        RulesPlayError::NotYourTurn => MinesError::NotYourTurn,
+        RulesPlayError::Move(m) => MinesError::Move(m.to_string()),
+    })?;
+    let public = after.public_view();
+    let last = public.moves.last().expect("a move was played");
+    let played = PlayedMove {
+        uci: last.uci.clone(),
+        san: last.san.clone(),
+    };
+    let fen = after.fen();
+    let (opponent_deadline, game_deadline) = deadlines_after_move(record, me, now);
+    let board = record.first_board();
+    set_bank(conn, record.game.id, me, bank_after_move(record, me, now))?;
+    store_move(
+        conn,
+        now,
+        &MoveToStore {
+            game_id: record.game.id,
+            seat: me,
+            user_id,
+            ply: board.ply,
+            played: &played,
+            fen_after: &fen,
+            comment: None,
+        },
+        &AfterMove {
+            fen: &fen,
+            board_ply: board.ply + 1,
+            game_ply: record.game.ply + 1,
+            turn: after.turn(),
+            deadline: opponent_deadline,
+            game_deadline,
+            draw_offer: board.draw_offer.filter(|c| *c == me.color).map(|_| me),
+        },
+    )?;
+    write_secret_state(
+        conn,
+        record.game.id,
+        me.color,
+        &after.secret_state(me.color),
+    )?;
+    match events.outcome.or(after.outcome()) {
+        Some(outcome) => finish_game(conn, now, record.game.id, &outcome)?,
+        None => crate::usecases::notify::your_turn(conn, now, record.game.id, 0)?,
+    }
+    Ok(())
+}
