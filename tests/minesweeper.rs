@@ -20,6 +20,7 @@ on_both_databases_at_t0!(
     a_game_goes_from_the_setup_through_a_count_and_a_blast_to_the_end,
     bad_placements_and_early_moves_are_refused_and_change_nothing,
     no_bomb_and_no_count_reaches_anyone_not_entitled_before_the_end,
+    at_the_setup_deadline_the_server_places_what_is_missing_and_the_game_starts,
 );
 
 /// White's bombs (ranks 1–4): d3 is where Black's queen will land and go up.
@@ -366,4 +367,53 @@ fn no_bomb_and_no_count_reaches_anyone_not_entitled_before_the_end(
         pgn.contains("c3"),
         "the PGN shows the bombs after the end: {pgn}"
     );
+}
+
+fn at_the_setup_deadline_the_server_places_what_is_missing_and_the_game_starts(
+    app: &TestApp,
+    clock: &FixedClock,
+) {
+    let p = Players {
+        alice: app.user("alice"),
+        bob: app.user("bob"),
+    };
+    let g = new_game(app, &p, "chosen");
+    assert_eq!(put_bombs(app, g, &p.alice, &["a3", "b3", "d3"]).status, 200);
+    let run_worker = || {
+        actix_web::rt::System::new()
+            .block_on(slowfuse::worker::run_once(&app.state))
+            .unwrap()
+    };
+    clock.advance(chrono::Duration::hours(23));
+    run_worker();
+    assert_eq!(
+        game_json(app, g, None)["phase"],
+        "setup",
+        "not before the deadline"
+    );
+    clock.advance(chrono::Duration::hours(1));
+    run_worker();
+    let j = game_json(app, g, None);
+    assert_eq!(j["phase"], "play");
+    assert_eq!(j["turn"], "white");
+    assert!(j["deadline_at"].is_string(), "White's clock runs: {j}");
+    // alice keeps the three she chose; both have all eight now.
+    let hers = app
+        .get(&format!("/api/v1/games/{g}/bombs"), Some(&p.alice))
+        .body;
+    let hers: Vec<&str> = hers["squares"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    assert_eq!(hers.len(), 8, "{hers:?}");
+    for kept in ["a3", "b3", "d3"] {
+        assert!(hers.contains(&kept), "{kept} kept: {hers:?}");
+    }
+    let his = app
+        .get(&format!("/api/v1/games/{g}/bombs"), Some(&p.bob))
+        .body;
+    assert_eq!(his["squares"].as_array().unwrap().len(), 8);
+    assert_eq!(app.play(g, &p.alice, "e4", 0).status, 200);
 }

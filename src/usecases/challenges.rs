@@ -7,6 +7,7 @@ use slowfuse_rules::bughouse::Seat as BughouseSeat;
 use slowfuse_rules::minesweeper::{MinesweeperOptions, UnknownOptions};
 
 use crate::game::rules::MINESWEEPER;
+use crate::usecases::minesweeper::{DEFAULT_SETUP_HOURS, MAX_SETUP_HOURS};
 
 use crate::db::DbConnection;
 use crate::game::clock::{challenge_time_control, deadline, to_columns};
@@ -116,11 +117,6 @@ pub enum ChallengeError {
     #[error(transparent)]
     Db(#[from] diesel::result::Error),
 }
-
-/// The longest setup a minesweeper challenge may ask for: two weeks.
-pub const MAX_SETUP_HOURS: i32 = 14 * 24;
-/// The setup of a minesweeper challenge that names none: two days.
-pub const DEFAULT_SETUP_HOURS: i32 = 48;
 
 /// A minesweeper challenge's options and setup hours, checked; `(options, None)` for any
 /// other variant, whose options are `{}`.

@@ -26,6 +26,11 @@ use crate::schema::{game_players, games};
 use crate::usecases::finish::finish_game;
 use crate::usecases::submit::{bank_after_move, deadlines_after_move};
 
+/// The longest setup a minesweeper challenge may ask for: two weeks.
+pub const MAX_SETUP_HOURS: i32 = 14 * 24;
+/// The setup of a minesweeper challenge that names none: two days.
+pub const DEFAULT_SETUP_HOURS: i32 = 48;
+
 /// Why a minesweeper request was refused; nothing changed.
 #[derive(Debug, thiserror::Error)]
 pub enum MinesError {
@@ -119,9 +124,7 @@ pub fn create_game(
     let tc = challenge_time_control(c);
     let bank = tc.initial_bank();
     let (status, first_deadline) = if game.in_setup() {
-        let hours = c
-            .setup_hours
-            .unwrap_or(crate::usecases::challenges::DEFAULT_SETUP_HOURS);
+        let hours = c.setup_hours.unwrap_or(DEFAULT_SETUP_HOURS);
         (
             GameStatus::Setup,
             Some(now + Duration::hours(i64::from(hours))),

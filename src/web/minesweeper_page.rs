@@ -61,6 +61,8 @@ pub struct MinesweeperPage {
     typed: String,
     piece_base: &'static str,
     orientation: &'static str,
+    /// Asking whether the player resigns (always asked first).
+    resign_question: bool,
 }
 
 /// Builds the page for `viewer` from the record and the rules' game; no I/O.
@@ -212,15 +214,18 @@ pub fn build(
         } else {
             "black"
         },
+        resign_question: false,
     }
 }
 
-/// Draws game `id` for the session's viewer, with a refusal's status, message and typed move.
+/// Draws game `id` for the session's viewer, with a refusal's status, message and typed move,
+/// or asking whether the player resigns.
 pub async fn draw(
     state: &AppState,
     session: &Session,
     id: i64,
     refusal: Option<(StatusCode, String, String)>,
+    resign_question: bool,
 ) -> Result<actix_web::HttpResponse, WebError> {
     let me = session::current_user_id(session);
     let records = state.records.clone();
@@ -235,7 +240,7 @@ pub async fn draw(
         .await??
         .ok_or(WebError::NotFound)?;
     let status = refusal.as_ref().map_or(StatusCode::OK, |r| r.0);
-    let page = build(
+    let mut page = build(
         Layout::from_session(session),
         &record,
         &game,
@@ -243,5 +248,6 @@ pub async fn draw(
         refusal,
         state.now(),
     );
+    page.resign_question = resign_question && page.can_act;
     render(status, &page)
 }

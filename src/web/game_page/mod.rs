@@ -311,7 +311,9 @@ pub async fn draw(
             )),
             _ => None,
         };
-        return crate::web::minesweeper_page::draw(state, session, id, refusal).await;
+        let resign_question = matches!(occasion, Occasion::ConfirmResign { .. });
+        return crate::web::minesweeper_page::draw(state, session, id, refusal, resign_question)
+            .await;
     }
     let game = record.chess_game().map_err(WebError::internal)?;
     let viewer = Viewer::of(&record, me, viewer::comments_hidden(session));

@@ -59,8 +59,8 @@ pub async fn place(
         Err(MinesError::NotFound) => Err(WebError::NotFound),
         Err(err) => {
             let errors::Refusal { status, message } = errors::refusal(err)?;
-            minesweeper_page::draw(&state, &session, id, Some((status, message, String::new())))
-                .await
+            let refusal = Some((status, message, String::new()));
+            minesweeper_page::draw(&state, &session, id, refusal, false).await
         }
     }
 }
