@@ -323,6 +323,16 @@ fn no_bomb_and_no_count_reaches_anyone_not_entitled_before_the_end(
         }
         same_for_all(&format!("after {mv}"));
     }
+    // A refused move says the same in both games.
+    for g in [one, two] {
+        let r = app.play(g, &p.alice, "Ke3", 6);
+        assert_eq!(r.status, 422, "{}", r.body);
+    }
+    assert_eq!(
+        app.play(one, &p.bob, "Kd7", 6).body,
+        app.play(two, &p.bob, "Kd7", 6).body,
+        "a refusal tells nothing of the bombs"
+    );
     // alice's own count and bombs are hers: her answers do differ, and show them.
     let alice_one = game_json(app, one, Some(&p.alice));
     assert_eq!(

@@ -83,9 +83,13 @@ fn urgency_key(
     Option<NaiveDateTime>,
     std::cmp::Reverse<NaiveDateTime>,
 ) {
+    let running = g
+        .status
+        .parse::<GameStatus>()
+        .is_ok_and(GameStatus::is_running);
     let group = if g.my_turn {
         0
-    } else if g.status == GameStatus::Started.as_str() {
+    } else if running {
         1
     } else {
         2

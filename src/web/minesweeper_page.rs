@@ -25,6 +25,10 @@ pub struct MineSquare {
     pub bomb: bool,
     /// A bomb went off here.
     pub blast: bool,
+    /// The last move's bomb went off here (drawn with the blast's animation).
+    pub fresh_blast: bool,
+    /// The last move's blast removed a piece from here.
+    pub cleared: bool,
     /// The count the reader was told when their piece arrived here (the latest).
     pub count: Option<u8>,
     /// During the setup: a square where the reader may place a bomb.
@@ -101,6 +105,7 @@ pub fn build(
         (None, None) => Vec::new(),
     };
     let blasts = public.spent_bombs();
+    let last_blast = public.moves.last().and_then(|m| m.blast.clone());
     let allowed: Vec<Square> = view
         .as_ref()
         .map(|v| v.allowed_squares.clone())
@@ -124,6 +129,10 @@ pub fn build(
             MineSquare {
                 bomb: bombs.iter().any(here),
                 blast: blasts.iter().any(|(s, _, _)| here(s)),
+                fresh_blast: last_blast.as_ref().is_some_and(|b| here(&b.square)),
+                cleared: last_blast
+                    .as_ref()
+                    .is_some_and(|b| b.removed.iter().any(|(s, _, _)| here(s))),
                 count: counts.iter().rev().find(|(_, s, _)| here(s)).map(|c| c.2),
                 allowed: placing && allowed.iter().any(here),
                 sq,
