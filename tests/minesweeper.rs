@@ -248,6 +248,7 @@ fn answer(reader: &Reader, app: &TestApp, path: &str, g: i64) -> String {
     let neutral = text
         .replace(&format!("/games/{g}"), "/games/ID")
         .replace(&format!("\"id\":{g}"), "\"id\":ID")
+        .replace(&format!("\"game_id\":{g}"), "\"game_id\":ID")
         .replace(&format!("#{g}"), "#ID")
         .replace(&format!("game {g}"), "game ID")
         .replace(&format!("-{g}."), "-ID.");
@@ -261,15 +262,22 @@ enum Reader {
 }
 
 /// Every route a reader may ask about a game.
-const ROUTES: [&str; 8] = [
+const ROUTES: [&str; 15] = [
     "/api/v1/games/{g}",
     "/api/v1/games/{g}/bombs",
     "/api/v1/games/{g}/analysis",
+    "/api/v1/games/{g}/conditional",
+    "/api/v1/games/{g}/notes",
+    "/api/v1/games/{g}/tags",
     "/games/{g}",
+    "/games/{g}?ply=3",
+    "/games/{g}?flip=1",
     "/games/{g}.pgn",
+    "/games/{g}.bpgn",
     "/games/{g}.fen",
     "/games/{g}.fen?ply=0",
     "/games/{g}/plies.json",
+    "/games/{g}/analysis.json",
 ];
 
 fn no_bomb_and_no_count_reaches_anyone_not_entitled_before_the_end(
