@@ -18,6 +18,7 @@ on_both_databases!(
     a_resignation_ends_the_match_for_all_four_and_rates_them,
     the_match_page_plays_on_ones_own_board_and_keeps_the_team_chat_in_the_team,
     the_bpgn_names_the_four_players_and_both_boards_moves,
+    every_list_and_page_shows_matches_and_minesweeper_games_beside_the_others,
 );
 
 on_both_databases_at_t0!(
@@ -561,4 +562,58 @@ fn each_player_is_told_of_their_own_move_on_their_own_board(app: &TestApp, clock
     );
     assert!(!pending("alice"), "alice has moved");
     assert!(!pending("dave"), "dave is not to move");
+}
+
+fn every_list_and_page_shows_matches_and_minesweeper_games_beside_the_others(app: &TestApp) {
+    let (p, g) = match_of_four(app);
+    assert_eq!(play(app, g, &p.alice, "a", "e4", 0).status, 200);
+    let mines = app.game_from(
+        &p.alice,
+        &p.bob,
+        json!({"variant": "minesweeper", "color": "white", "days_per_move": 3}),
+    );
+    let chess = app.game("atomic", &p.alice, &p.bob);
+    let alice = app.logged_in("alice");
+    for path in [
+        "/",
+        "/games",
+        "/next",
+        "/challenges",
+        "/search",
+        "/search?variant=bughouse",
+        "/search?variant=minesweeper",
+        "/users/alice",
+        "/users/dave",
+        "/account",
+    ] {
+        let page = alice.follow(alice.get(path));
+        assert_eq!(page.status, 200, "{path}: {}", page.body);
+    }
+    let visitor = app.browser();
+    for path in ["/", "/search", "/users/alice", "/variants"] {
+        assert_eq!(visitor.get(path).status, 200, "{path} for a visitor");
+    }
+    let home = alice.get("/games").body;
+    for id in [g, mines, chess] {
+        assert!(
+            home.contains(&format!("/games/{id}")),
+            "my games lists game {id}"
+        );
+    }
+    for path in [
+        "/api/v1/me/games",
+        "/api/v1/me/queue",
+        "/api/v1/users/alice",
+        "/api/v1/search?player=alice",
+        "/api/v1/challenges",
+    ] {
+        let r = app.get(path, Some(&p.alice));
+        assert_eq!(r.status, 200, "{path}: {}", r.body);
+    }
+    let (status, pgn) = app.get_text("/search.pgn?player=alice");
+    assert_eq!(status, 200);
+    assert!(
+        pgn.contains("[WhiteA \"alice\"]"),
+        "the match is in the download: {pgn}"
+    );
 }

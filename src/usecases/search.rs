@@ -8,6 +8,7 @@ use slowfuse_rules::{Color, Variant};
 
 use crate::db::{DbConnection, MultiBackend};
 use crate::game::color_name;
+use crate::game::rules::{BUGHOUSE, MINESWEEPER};
 use crate::models::Game;
 use crate::openings::position_key;
 use crate::schema::{book_moves, game_players, game_tags, games, users};
@@ -125,7 +126,10 @@ pub struct Search {
     pub player: Option<String>,
     pub opponent: Option<String>,
     pub color: Option<Color>,
+    /// A variant of one board and two players (the position search's rules).
     pub variant: Option<Variant>,
+    /// The variant as stored, also `bughouse` and `minesweeper`.
+    pub variant_name: Option<&'static str>,
     /// The stored result: `1-0`, `0-1`, `1/2-1/2` or `*`.
     pub result: Option<&'static str>,
     pub status: Option<&'static str>,
@@ -260,12 +264,21 @@ impl SearchParams {
             player = opponent.take();
             color = color.map(|c| !c);
         }
-        let variant = match self.variant.trim() {
-            "" | "any" => None,
-            v => Some(v.parse::<Variant>().map_err(|_| {
-                let names: Vec<&str> = Variant::ALL.iter().map(|v| v.as_str()).collect();
-                SearchError::UnknownVariant(v.chars().take(40).collect(), names.join(", "))
-            })?),
+        let (variant, variant_name) = match self.variant.trim() {
+            "" | "any" => (None, None),
+            v if v.eq_ignore_ascii_case(BUGHOUSE) => (None, Some(BUGHOUSE)),
+            v if v.eq_ignore_ascii_case(MINESWEEPER) => (None, Some(MINESWEEPER)),
+            v => {
+                let parsed = v.parse::<Variant>().map_err(|_| {
+                    let names: Vec<&str> = Variant::ALL
+                        .iter()
+                        .map(|v| v.as_str())
+                        .chain([BUGHOUSE, MINESWEEPER])
+                        .collect();
+                    SearchError::UnknownVariant(v.chars().take(40).collect(), names.join(", "))
+                })?;
+                (Some(parsed), Some(parsed.as_str()))
+            }
         };
         let result = match self.result.trim().to_lowercase().as_str() {
             "" | "any" => None,
@@ -277,6 +290,7 @@ impl SearchParams {
         };
         let status = match self.status.trim().to_lowercase().as_str() {
             "" | "any" => None,
+            "setup" => Some("setup"),
             "started" => Some("started"),
             "finished" => Some("finished"),
             "aborted" => Some("aborted"),
@@ -299,6 +313,12 @@ impl SearchParams {
         }
         let position = match self.position.trim() {
             "" => None,
+            _ if variant.is_none() && variant_name.is_some() => {
+                return Err(SearchError::BadPosition(
+                    "positions are searched in the variants of one board and two players"
+                        .to_string(),
+                ));
+            }
             fen => {
                 let game =
                     slowfuse_rules::Game::from_fen(variant.unwrap_or(Variant::Standard), fen)
@@ -311,6 +331,7 @@ impl SearchParams {
             opponent,
             color,
             variant,
+            variant_name,
             result,
             status,
             rated,
@@ -449,8 +470,8 @@ fn filtered<'a>(s: &'a Search, viewer: Option<i64>, players: &Players) -> Filter
     if let Some(o) = players.opponent {
         q = q.filter(games::id.eq_any(seat(o, colors(s.color.map(|c| !c)))));
     }
-    if let Some(v) = s.variant {
-        q = q.filter(games::variant.eq(v.as_str()));
+    if let Some(v) = s.variant_name {
+        q = q.filter(games::variant.eq(v));
     }
     if let Some(r) = s.result {
         q = q.filter(games::result.eq(r));

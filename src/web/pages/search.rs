@@ -186,6 +186,16 @@ fn page(
                 value: v.as_str(),
                 label: v.display_name(),
             })
+            .chain([
+                VariantChoice {
+                    value: crate::game::rules::BUGHOUSE,
+                    label: "Bughouse",
+                },
+                VariantChoice {
+                    value: crate::game::rules::MINESWEEPER,
+                    label: "Minesweeper",
+                },
+            ])
             .collect(),
         results,
         pgn_cap: PGN_CAP,
