@@ -19,6 +19,7 @@ on_both_databases!(
     the_match_page_plays_on_ones_own_board_and_keeps_the_team_chat_in_the_team,
     the_bpgn_names_the_four_players_and_both_boards_moves,
     every_list_and_page_shows_matches_and_minesweeper_games_beside_the_others,
+    a_player_in_check_sits_until_the_partner_sends_a_piece_to_block,
 );
 
 on_both_databases_at_t0!(
@@ -616,4 +617,40 @@ fn every_list_and_page_shows_matches_and_minesweeper_games_beside_the_others(app
         pgn.contains("[WhiteA \"alice\"]"),
         "the match is in the download: {pgn}"
     );
+}
+
+fn a_player_in_check_sits_until_the_partner_sends_a_piece_to_block(app: &TestApp) {
+    let (p, g) = match_of_four(app);
+    // Board a: 1. f3 e5 2. g4 Qh4+ — mate in chess, but a piece dropped on g3 or f2 would block.
+    for (token, mv, ply) in [(&p.alice, "f3", 0), (&p.bob, "e5", 1), (&p.alice, "g4", 2)] {
+        assert_eq!(play(app, g, token, "a", mv, ply).status, 200, "{mv}");
+    }
+    let r = play(app, g, &p.bob, "a", "Qh4+", 3);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body["status"], "started", "not mate: alice sits");
+    assert_eq!(r.body["sitting"], json!(["A1"]));
+    // She has no move to make meanwhile.
+    let r = play(app, g, &p.alice, "a", "Kf2", 4);
+    assert_eq!(r.status, 422, "{}", r.body);
+    let (_, page) = app.get_text(&format!("/games/{g}"));
+    assert!(
+        page.contains("Board a: alice (A1) sits, waiting for a piece to block the check"),
+        "the page says who sits and why"
+    );
+    // Board b: dave takes a pawn, which goes to alice's hand; she drops it on g3.
+    for (token, mv, ply) in [
+        (&p.carol, "e4", 0),
+        (&p.dave, "d5", 1),
+        (&p.carol, "Nc3", 2),
+    ] {
+        assert_eq!(play(app, g, token, "b", mv, ply).status, 200, "{mv}");
+    }
+    let r = play(app, g, &p.dave, "b", "dxe4", 3);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body["boards"]["a"]["pockets"]["white"], "P");
+    assert_eq!(r.body["sitting"], json!([]), "help has come");
+    let r = play(app, g, &p.alice, "a", "P@g3", 4);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body["boards"]["a"]["turn"], "black");
+    assert_eq!(r.body["status"], "started");
 }
