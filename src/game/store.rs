@@ -263,6 +263,66 @@ pub fn write_abort(conn: &mut DbConnection, now: NaiveDateTime, game_id: i64) ->
     clear_boards(conn, game_id)
 }
 
+/// How a new game begins: its variant (the stored name), start position, status and the first
+/// deadline (the game's, the earliest of its boards').
+pub struct GameStart<'a> {
+    pub variant: &'a str,
+    pub initial_fen: &'a str,
+    pub status: GameStatus,
+    pub deadline: Option<NaiveDateTime>,
+}
+
+/// Inserts a new game's row from its challenge (clock, rating, privacy as asked) and how it
+/// begins; returns its id.
+pub fn insert_game(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    c: &crate::models::Challenge,
+    start: &GameStart<'_>,
+) -> QueryResult<i64> {
+    let new_game = crate::models::NewGame {
+        variant: start.variant,
+        initial_fen: start.initial_fen,
+        status: start.status.as_str(),
+        result: "*",
+        time_control: &c.time_control,
+        days_per_move: c.days_per_move,
+        initial_seconds: c.initial_seconds,
+        increment_seconds: c.increment_seconds,
+        cap_seconds: c.cap_seconds,
+        auto_flag: c.auto_flag,
+        deadline_at: start.deadline,
+        rated: c.rated,
+        is_public: c.is_public,
+        created_at: now,
+        updated_at: now,
+    };
+    crate::on_backend!(conn, |c| diesel::insert_into(games::table)
+        .values(&new_game)
+        .returning(games::id)
+        .get_result(c))
+}
+
+/// Seats a player in a new game with their starting bank.
+pub fn insert_player(
+    conn: &mut DbConnection,
+    game_id: i64,
+    user_id: i64,
+    seat: Seat,
+    bank: Option<i64>,
+) -> QueryResult<()> {
+    diesel::insert_into(game_players::table)
+        .values(crate::models::NewGamePlayer {
+            game_id,
+            user_id,
+            board: seat.board,
+            color: seat.color_name(),
+            time_left_seconds: bank,
+        })
+        .execute(conn)?;
+    Ok(())
+}
+
 /// The first rows of a new game's board: its start position, White to move, and the first
 /// player's deadline.
 pub fn create_board(

@@ -2,18 +2,20 @@
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use slowfuse_rules::Variant;
 use slowfuse_rules::bughouse::Seat as BughouseSeat;
 use slowfuse_rules::minesweeper::{MinesweeperOptions, UnknownOptions};
+use slowfuse_rules::{Color, Variant};
 
 use crate::game::rules::MINESWEEPER;
 use crate::usecases::minesweeper::{DEFAULT_SETUP_HOURS, MAX_SETUP_HOURS};
 
 use crate::db::DbConnection;
+use crate::game::Seat;
 use crate::game::clock::{challenge_time_control, deadline, to_columns};
-use crate::models::{Challenge, ChallengeSeat, NewChallenge, NewGame, NewGamePlayer};
+use crate::game::store::{GameStart, insert_game, insert_player};
+use crate::models::{Challenge, ChallengeSeat, NewChallenge};
 use crate::random::Random;
-use crate::schema::{challenge_seats, challenges, game_players, games, users};
+use crate::schema::{challenge_seats, challenges, users};
 use crate::usecases::accounts::user_by_name;
 use crate::usecases::clocks::{TimeControlError, TimeControlRequest};
 
@@ -481,38 +483,16 @@ pub fn accept_challenge(
         let bank = tc.initial_bank();
         let white_leave = crate::game::clock::leave_periods(conn, white)?;
         let first_deadline = deadline(tc, now, bank, &white_leave);
-        let new_game = NewGame {
+        let start = GameStart {
             variant: variant.as_str(),
             initial_fen: &fen,
-            status: "started",
-            result: "*",
-            time_control: &c.time_control,
-            days_per_move: c.days_per_move,
-            initial_seconds: c.initial_seconds,
-            increment_seconds: c.increment_seconds,
-            cap_seconds: c.cap_seconds,
-            auto_flag: c.auto_flag,
-            deadline_at: first_deadline,
-            rated: c.rated,
-            is_public: c.is_public,
-            created_at: now,
-            updated_at: now,
+            status: crate::game::GameStatus::Started,
+            deadline: first_deadline,
         };
-        let game_id: i64 = crate::on_backend!(conn, |c| diesel::insert_into(games::table)
-            .values(&new_game)
-            .returning(games::id)
-            .get_result(c))?;
+        let game_id = insert_game(conn, now, &c, &start)?;
         crate::game::store::create_board(conn, game_id, 0, &fen, first_deadline)?;
-        for (user_id, color) in [(white, "white"), (black, "black")] {
-            diesel::insert_into(game_players::table)
-                .values(NewGamePlayer {
-                    game_id,
-                    user_id,
-                    board: 0,
-                    color,
-                    time_left_seconds: bank,
-                })
-                .execute(conn)?;
+        for (user_id, color) in [(white, Color::White), (black, Color::Black)] {
+            insert_player(conn, game_id, user_id, Seat::first_board(color), bank)?;
         }
         finish_acceptance(conn, now, &c, game_id)
     })

@@ -20,9 +20,9 @@ use crate::game::store::{
     write_secret_state, write_started,
 };
 use crate::game::{CorruptGame, GameRecord, GameStatus, RulesGame, Seat, load_game, rules_game};
-use crate::models::{Challenge, NewGame, NewGamePlayer};
+use crate::models::Challenge;
 use crate::random::Random;
-use crate::schema::{game_players, games};
+use crate::schema::games;
 use crate::usecases::finish::finish_game;
 use crate::usecases::submit::{bank_after_move, deadlines_after_move};
 
@@ -133,41 +133,20 @@ pub fn create_game(
         let leave = leave_periods(conn, white)?;
         (GameStatus::Started, deadline(tc, now, bank, &leave))
     };
-    let new_game = NewGame {
+    let start = crate::game::store::GameStart {
         variant: MINESWEEPER,
         initial_fen: STANDARD_START_FEN,
-        status: status.as_str(),
-        result: "*",
-        time_control: &c.time_control,
-        days_per_move: c.days_per_move,
-        initial_seconds: c.initial_seconds,
-        increment_seconds: c.increment_seconds,
-        cap_seconds: c.cap_seconds,
-        auto_flag: c.auto_flag,
-        deadline_at: first_deadline,
-        rated: c.rated,
-        is_public: c.is_public,
-        created_at: now,
-        updated_at: now,
+        status,
+        deadline: first_deadline,
     };
-    let game_id: i64 = crate::on_backend!(conn, |c| diesel::insert_into(games::table)
-        .values(&new_game)
-        .returning(games::id)
-        .get_result(c))?;
+    let game_id = crate::game::store::insert_game(conn, now, c, &start)?;
     diesel::update(games::table.find(game_id))
         .set(games::variant_options.eq(options.as_str()))
         .execute(conn)?;
     create_board(conn, game_id, 0, &game.fen(), first_deadline)?;
     for (user_id, color) in [(white, Color::White), (black, Color::Black)] {
-        diesel::insert_into(game_players::table)
-            .values(NewGamePlayer {
-                game_id,
-                user_id,
-                board: 0,
-                color: crate::game::color_name(color),
-                time_left_seconds: bank,
-            })
-            .execute(conn)?;
+        let seat = Seat::first_board(color);
+        crate::game::store::insert_player(conn, game_id, user_id, seat, bank)?;
         write_secret_state(conn, game_id, color, &game.secret_state(color))?;
     }
     Ok(game_id)

@@ -8,9 +8,10 @@ use slowfuse_rules::bughouse::{self, Seat as BughouseSeat};
 use crate::db::DbConnection;
 use crate::game::clock::{challenge_time_control, deadline, leave_periods, to_columns};
 use crate::game::rules::BUGHOUSE;
+use crate::game::store::{GameStart, insert_game, insert_player};
 use crate::game::{from_bughouse, parse_bughouse_seat};
-use crate::models::{Challenge, NewChallenge, NewChallengeSeat, NewGame};
-use crate::schema::{challenge_seats, challenges, game_players, games};
+use crate::models::{Challenge, NewChallenge, NewChallengeSeat};
+use crate::schema::{challenge_seats, challenges};
 use crate::usecases::accounts::user_by_name;
 use crate::usecases::challenges::{
     ChallengeError, ChallengeKind, SeatView, challenge_by_id, random_token, seat_views,
@@ -314,41 +315,18 @@ fn start_match(
         let leave = leave_periods(conn, player(white))?;
         board_deadlines.push(deadline(tc, now, bank, &leave));
     }
-    let new_game = NewGame {
+    let start = GameStart {
         variant: BUGHOUSE,
         initial_fen: &initial_fen,
-        status: "started",
-        result: "*",
-        time_control: &c.time_control,
-        days_per_move: c.days_per_move,
-        initial_seconds: c.initial_seconds,
-        increment_seconds: c.increment_seconds,
-        cap_seconds: c.cap_seconds,
-        auto_flag: c.auto_flag,
-        deadline_at: board_deadlines.iter().flatten().min().copied(),
-        rated: c.rated,
-        is_public: c.is_public,
-        created_at: now,
-        updated_at: now,
+        status: crate::game::GameStatus::Started,
+        deadline: board_deadlines.iter().flatten().min().copied(),
     };
-    let game_id: i64 = crate::on_backend!(conn, |c| diesel::insert_into(games::table)
-        .values(&new_game)
-        .returning(games::id)
-        .get_result(c))?;
+    let game_id = insert_game(conn, now, c, &start)?;
     for (board, fen) in fens.iter().enumerate() {
         crate::game::store::create_board(conn, game_id, board as i32, fen, board_deadlines[board])?;
     }
     for seat in BughouseSeat::ALL {
-        let stored = from_bughouse(seat);
-        diesel::insert_into(game_players::table)
-            .values(crate::models::NewGamePlayer {
-                game_id,
-                user_id: player(seat),
-                board: stored.board,
-                color: stored.color_name(),
-                time_left_seconds: bank,
-            })
-            .execute(conn)?;
+        insert_player(conn, game_id, player(seat), from_bughouse(seat), bank)?;
     }
     diesel::update(challenges::table.find(c.id))
         .set((
