@@ -32,6 +32,8 @@ struct SmtpSink {
     dir: tempfile::TempDir,
     port: u16,
     child: Option<Child>,
+    /// Whether the app knows the port yet (the sink has listened on it once).
+    port_in_use: bool,
 }
 
 impl SmtpSink {
@@ -46,38 +48,52 @@ impl SmtpSink {
             eprintln!("SKIPPED: install python3-aiosmtpd to run the mail tests");
             return None;
         }
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
         Some(SmtpSink {
             dir: tempfile::tempdir().expect("temp dir"),
-            port,
+            port: free_port(),
             child: None,
+            port_in_use: false,
         })
     }
 
-    /// Starts the server on the reserved port and waits until it listens.
+    /// The port, given to the app: from now on the sink must listen on this one.
+    fn port_for_app(&mut self) -> u16 {
+        self.port_in_use = true;
+        self.port
+    }
+
+    /// Starts the server on the reserved port and waits until it listens. The port was free
+    /// when reserved, but another test may take it meanwhile: until the app has been given the
+    /// port, a sink that cannot bind it tries another.
     fn start(&mut self) {
         assert!(self.child.is_none(), "the sink is already running");
         let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/smtp_sink.py");
-        let mut child = Command::new("/usr/bin/python3")
-            .arg(script)
-            .arg(self.dir.path())
-            .arg(self.port.to_string())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("start the SMTP sink");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("stdout"))
-            .read_line(&mut line)
-            .expect("the sink's first line");
-        assert_eq!(
-            line.trim(),
-            format!("PORT {}", self.port),
-            "the sink listens"
-        );
-        self.child = Some(child);
+        for _ in 0..5 {
+            let mut child = Command::new("/usr/bin/python3")
+                .arg(script)
+                .arg(self.dir.path())
+                .arg(self.port.to_string())
+                .stdout(Stdio::piped())
+                .spawn()
+                .expect("start the SMTP sink");
+            let mut line = String::new();
+            BufReader::new(child.stdout.take().expect("stdout"))
+                .read_line(&mut line)
+                .expect("the sink's first line");
+            if line.trim() == format!("PORT {}", self.port) {
+                self.child = Some(child);
+                self.port_in_use = true;
+                return;
+            }
+            let _ = child.wait();
+            assert!(
+                !self.port_in_use,
+                "the sink cannot listen on port {} again",
+                self.port
+            );
+            self.port = free_port();
+        }
+        panic!("the sink found no port to listen on");
     }
 
     /// Stops the server (an SMTP outage).
@@ -155,6 +171,14 @@ impl Mail {
     }
 }
 
+/// A port nobody listens on now.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port()
+}
+
 /// A test's world: the app (no background worker) on a fixed clock, and its SMTP server.
 struct Env {
     app: TestApp,
@@ -176,7 +200,7 @@ fn setup(backend: Backend, sink_running: bool) -> Option<Env> {
         ("SLOWFUSE__SERVER__PUBLIC_URL", PUBLIC_URL.to_string()),
         ("SLOWFUSE__MAIL__TRANSPORT", "smtp".to_string()),
         ("SLOWFUSE__MAIL__SMTP_HOST", "127.0.0.1".to_string()),
-        ("SLOWFUSE__MAIL__SMTP_PORT", sink.port.to_string()),
+        ("SLOWFUSE__MAIL__SMTP_PORT", sink.port_for_app().to_string()),
         ("SLOWFUSE__MAIL__SMTP_TLS", "none".to_string()),
         (
             "SLOWFUSE__MAIL__FROM",
@@ -1073,7 +1097,7 @@ fn send_test_email_reports_success_and_failure() {
         return;
     };
     let data = tempfile::tempdir().unwrap();
-    let port = sink.port;
+    let port = sink.port_for_app();
     let run = |transport: &str| {
         Command::new(env!("CARGO_BIN_EXE_slowfuse"))
             .args(["--config-dir", data.path().to_str().unwrap()])
