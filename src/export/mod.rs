@@ -2,6 +2,7 @@
 
 mod fen;
 mod pgn;
+pub mod svg;
 
 pub use fen::{NoSuchPly, fen_at};
 pub use pgn::{minesweeper_pgn, pgn_of, pgn_of_games};

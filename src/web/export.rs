@@ -1,5 +1,6 @@
 //! The export routes: `/games/{id}.pgn` (a bughouse match's is BPGN, also at
-//! `/games/{id}.bpgn`) and `/games/{id}.fen`, served from `crate::export`.
+//! `/games/{id}.bpgn`), `/games/{id}.fen` and the picture `/games/{id}.svg`, served from
+//! `crate::export`.
 
 use actix_web::{HttpResponse, web};
 use serde::Deserialize;
@@ -13,6 +14,7 @@ use crate::web::errors::WebError;
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/games/{id}.pgn", web::get().to(game_pgn))
         .route("/games/{id}.bpgn", web::get().to(game_bpgn))
+        .route("/games/{id}.svg", web::get().to(game_svg))
         .route("/games/{id}.fen", web::get().to(game_fen));
 }
 
@@ -121,4 +123,123 @@ async fn game_fen(
     Ok(HttpResponse::Ok()
         .content_type("text/plain; charset=utf-8")
         .body(format!("{fen}\n")))
+}
+
+#[derive(Deserialize)]
+struct PictureQuery {
+    ply: Option<String>,
+    /// `1`: from Black's side (in bughouse: each board from its other side).
+    flip: Option<String>,
+    /// `0`: no letters and digits along the edges.
+    coords: Option<String>,
+    /// `0`: the last move not highlighted.
+    highlight: Option<String>,
+    theme: Option<String>,
+    pieces: Option<String>,
+}
+
+/// `GET /games/{id}.svg?ply=N`: the position as a picture (a bughouse match's two boards side
+/// by side; a minesweeper game's visible board, never a bomb), in the page's themes and our
+/// piece sets.
+async fn game_svg(
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    query: web::Query<PictureQuery>,
+) -> Result<HttpResponse, WebError> {
+    use crate::export::svg::{Picture, Style, boards_svg, is_piece_set, theme_colours};
+    use slowfuse_rules::Color;
+    let theme = query.theme.as_deref().unwrap_or("green");
+    if theme_colours(theme).is_none() {
+        return Err(WebError::BadRequest(format!(
+            "unknown theme: use {}",
+            crate::usecases::preferences::BOARD_THEMES.join(", ")
+        )));
+    }
+    let piece_set = query.pieces.as_deref().unwrap_or("classic");
+    if !is_piece_set(piece_set) {
+        return Err(WebError::BadRequest(format!(
+            "unknown piece set: use {}",
+            crate::usecases::preferences::PIECE_SETS.join(", ")
+        )));
+    }
+    let record = game_in_path(&state, &path).await?;
+    let no_such = NoSuchPly {
+        last: record.game.ply,
+    };
+    let ply: Option<u32> = match query.ply.as_deref() {
+        None | Some("") => None,
+        Some(raw) => Some(raw.parse().map_err(|_| no_such.clone())?),
+    };
+    let flipped = query.flip.as_deref() == Some("1");
+    let highlight = query.highlight.as_deref() != Some("0");
+    let squares = |uci: &str| -> Option<(u8, u8)> {
+        let to = slowfuse_rules::square_index(uci.get(2..4)?)?;
+        let from = match uci.as_bytes().get(1) {
+            Some(b'@') => to,
+            _ => slowfuse_rules::square_index(uci.get(0..2)?)?,
+        };
+        Some((from, to))
+    };
+    let side = |base: Color| if flipped { !base } else { base };
+    let variant = record.game.variant.clone();
+    let mut boards: Vec<Picture> = Vec::new();
+    if variant == crate::game::rules::BUGHOUSE {
+        let game = record.bughouse_game()?;
+        let at = ply.unwrap_or(game.ply());
+        for (board, base) in [
+            (slowfuse_rules::bughouse::Board::A, Color::White),
+            (slowfuse_rules::bughouse::Board::B, Color::Black),
+        ] {
+            let pieces = game.board_at(at, board).ok_or(no_such.clone())?;
+            let last = game
+                .moves()
+                .iter()
+                .take(at as usize)
+                .rfind(|m| m.board == board)
+                .and_then(|m| squares(&m.uci));
+            boards.push(Picture {
+                pieces,
+                last_move: last.filter(|_| highlight),
+                side: side(base),
+            });
+        }
+    } else if variant == crate::game::rules::MINESWEEPER {
+        let copy = record.clone();
+        let game = state
+            .db(move |c| crate::usecases::minesweeper::secret_game(c, &copy))
+            .await?
+            .map_err(WebError::internal)?;
+        // The visible board only: what anyone may see.
+        let public = game.public_view();
+        let at = ply.unwrap_or(game.ply());
+        let pieces = public.board_at(at).ok_or(no_such.clone())?;
+        let last = at
+            .checked_sub(1)
+            .and_then(|i| public.moves.get(i as usize))
+            .and_then(|m| squares(&m.uci));
+        boards.push(Picture {
+            pieces,
+            last_move: last.filter(|_| highlight),
+            side: side(Color::White),
+        });
+    } else {
+        let game = record.chess_game()?;
+        let at = ply.unwrap_or(game.ply());
+        let pieces = game.board_at(at).ok_or(no_such.clone())?;
+        let last = game.marks_at(at).and_then(|m| m.from_to);
+        boards.push(Picture {
+            pieces,
+            last_move: last.filter(|_| highlight),
+            side: side(Color::White),
+        });
+    }
+    let style = Style {
+        theme,
+        piece_set,
+        coords: query.coords.as_deref() != Some("0"),
+    };
+    Ok(HttpResponse::Ok()
+        .content_type("image/svg+xml")
+        .insert_header(("Cache-Control", "no-cache"))
+        .body(boards_svg(&boards, &style)))
 }
