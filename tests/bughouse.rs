@@ -609,6 +609,19 @@ fn every_list_and_page_shows_matches_and_minesweeper_games_beside_the_others(app
             "my games lists game {id}"
         );
     }
+    let listed = app.get("/api/v1/me/games", Some(&p.dave)).body;
+    let entry = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["id"] == json!(g))
+        .unwrap_or_else(|| panic!("dave's games list the match: {listed}"))
+        .clone();
+    assert_eq!(
+        entry["white"], "alice & dave",
+        "the sides are the teams: {entry}"
+    );
+    assert_eq!(entry["black"], "bob & carol");
     for path in [
         "/api/v1/me/games",
         "/api/v1/me/queue",

@@ -360,16 +360,26 @@ pub fn leave_taken(
     Ok(taken)
 }
 
-/// The players' names of many games at once (board a's seats), for lists.
-pub struct PlayerNames(Vec<(i64, String, String)>);
+/// The players' names of many games at once, for lists.
+pub struct PlayerNames(Vec<(i64, i32, String, String)>);
 
 impl PlayerNames {
-    /// The name of the player of `color` (`"white"` or `"black"`) in `game`, or `?`.
+    /// The name of the player of `color` (`"white"` or `"black"`) in `game`, or `?`. In a
+    /// bughouse match, the side is a team: White's is team A (A1 and A2, "alice & dave"),
+    /// Black's team B.
     pub fn of(&self, game: i64, color: &str) -> String {
-        self.0
-            .iter()
-            .find(|(g, c, _)| *g == game && c == color)
-            .map_or_else(|| "?".to_string(), |(_, _, n)| n.clone())
+        let seat = |board: i32, color: &str| {
+            self.0
+                .iter()
+                .find(|(g, b, c, _)| *g == game && *b == board && c == color)
+                .map(|(_, _, _, n)| n.as_str())
+        };
+        let partner_color = if color == "white" { "black" } else { "white" };
+        match (seat(0, color), seat(1, partner_color)) {
+            (Some(first), Some(partner)) => format!("{first} & {partner}"),
+            (Some(first), None) => first.to_string(),
+            (None, _) => "?".to_string(),
+        }
     }
 }
 
@@ -378,8 +388,12 @@ pub fn player_names(conn: &mut DbConnection, games: &[i64]) -> QueryResult<Playe
     let rows = game_players::table
         .inner_join(users::table)
         .filter(game_players::game_id.eq_any(games))
-        .filter(game_players::board.eq(0))
-        .select((game_players::game_id, game_players::color, users::username))
+        .select((
+            game_players::game_id,
+            game_players::board,
+            game_players::color,
+            users::username,
+        ))
         .load(conn)?;
     Ok(PlayerNames(rows))
 }
