@@ -4,5 +4,5 @@ mod fen;
 mod pgn;
 pub mod svg;
 
-pub use fen::{NoSuchPly, fen_at};
-pub use pgn::{minesweeper_pgn, pgn_of, pgn_of_games};
+pub use fen::{BoardAt, NoSuchPly, boards_at, fen_at, position_fen};
+pub use pgn::{pgn_of, pgn_of_games};

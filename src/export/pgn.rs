@@ -3,26 +3,28 @@
 use diesel::QueryResult;
 use slowfuse_rules::bughouse::{BpgnHeaders, Seat as BughouseSeat, write_bpgn};
 use slowfuse_rules::minesweeper::MinesweeperGame;
-use slowfuse_rules::{Color, EndReason, Game, PgnHeaders, write_pgn};
+use slowfuse_rules::{BughouseGame, Color, EndReason, Game, PgnHeaders, write_pgn};
 
 use crate::db::DbConnection;
-use crate::game::{CorruptGame, GameRecord, from_bughouse, load_game};
+use crate::game::{GameRecord, RulesError, RulesGame, from_bughouse, load_game, rules_game};
 use crate::openings::classify;
 use crate::usecases::messages::readable_conversation;
 
 /// The PGN of a game as anyone may read it: the moves, and of the conversation only what an
 /// anonymous reader may see (`messages::may_read`): comments of public games, kibitz once the
-/// game is over, never a note, nothing written in a private game.
-pub fn pgn_of(record: &GameRecord, public_url: &str) -> Result<String, CorruptGame> {
-    if record.game.variant == crate::game::rules::BUGHOUSE {
-        return bpgn_of(record, public_url);
+/// game is over, never a note, nothing written in a private game. `game` is the record's game
+/// as the rules see it: a bughouse match is written as BPGN, a minesweeper game without a
+/// bomb or count until it ends.
+pub fn pgn_of(record: &GameRecord, game: &RulesGame, public_url: &str) -> String {
+    match game {
+        RulesGame::Chess(game) => write_pgn(
+            &headers(record, public_url, game),
+            game,
+            &public_comments(record),
+        ),
+        RulesGame::Bughouse(game) => bpgn_of(record, game, public_url),
+        RulesGame::Minesweeper(game) => minesweeper_pgn(record, game, public_url),
     }
-    let game = record.chess_game()?;
-    Ok(write_pgn(
-        &headers(record, public_url, &game),
-        &game,
-        &public_comments(record),
-    ))
 }
 
 /// The PGN of the games `ids` in one file, in that order, each followed by a blank line. A game
@@ -34,12 +36,15 @@ pub fn pgn_of_games(conn: &mut DbConnection, ids: &[i64], public_url: &str) -> Q
         let Some(record) = load_game(conn, id)? else {
             continue;
         };
-        match pgn_of(&record, public_url) {
-            Ok(text) => {
-                out.push_str(text.trim_end());
+        match rules_game(conn, &record) {
+            Ok(game) => {
+                out.push_str(pgn_of(&record, &game, public_url).trim_end());
                 out.push_str("\n\n");
             }
-            Err(e) => log::error!("game {id} left out of a PGN download: {e}"),
+            Err(RulesError::Db(e)) => return Err(e),
+            Err(RulesError::Corrupt(e)) => {
+                log::error!("game {id} left out of a PGN download: {e}");
+            }
         }
     }
     Ok(out)
@@ -65,8 +70,7 @@ fn public_comments(record: &GameRecord) -> Vec<Option<String>> {
 /// A bughouse match as BPGN: the four players by seat, both boards' moves in the order played
 /// with their board letters, the result from team A's side; the public comments as in a PGN.
 /// Team chat is never in it.
-pub fn bpgn_of(record: &GameRecord, public_url: &str) -> Result<String, CorruptGame> {
-    let game = record.bughouse_game()?;
+fn bpgn_of(record: &GameRecord, game: &BughouseGame, public_url: &str) -> String {
     let name = |seat: BughouseSeat| record.name_of(from_bughouse(seat)).to_string();
     let termination = if record.status == crate::game::GameStatus::Finished {
         game.outcome().map(|o| o.describe())
@@ -88,12 +92,12 @@ pub fn bpgn_of(record: &GameRecord, public_url: &str) -> Result<String, CorruptG
         termination,
         extra: Vec::new(),
     };
-    Ok(write_bpgn(&headers, &game, &public_comments(record)))
+    write_bpgn(&headers, game, &public_comments(record))
 }
 
 /// A minesweeper game's PGN: during the game as anyone may see it (the blasts, no bomb and no
 /// count), after the end with every bomb and count revealed.
-pub fn minesweeper_pgn(record: &GameRecord, game: &MinesweeperGame, public_url: &str) -> String {
+fn minesweeper_pgn(record: &GameRecord, game: &MinesweeperGame, public_url: &str) -> String {
     let mut tags = headers_without_opening(record, public_url);
     tags.termination = game.outcome().map(|o| o.reason.describe().to_string());
     let comments = public_comments(record);

@@ -5,8 +5,8 @@
 use actix_web::{HttpResponse, web};
 use serde::Deserialize;
 
-use crate::export::{NoSuchPly, fen_at, pgn_of};
-use crate::game::{GameRecord, read_game};
+use crate::export::{NoSuchPly, boards_at, pgn_of, position_fen};
+use crate::game::{GameRecord, RulesGame, read_game, rules_game};
 use crate::web::AppState;
 use crate::web::errors::WebError;
 
@@ -18,11 +18,18 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/games/{id}.fen", web::get().to(game_fen));
 }
 
-/// The game named in the path, or 404.
-async fn game_in_path(state: &AppState, raw: &str) -> Result<GameRecord, WebError> {
+/// The game named in the path with its game as the rules see it, or 404. A minesweeper game's
+/// secret rows are read here: the exports draw only what its public view holds.
+async fn game_in_path(state: &AppState, raw: &str) -> Result<(GameRecord, RulesGame), WebError> {
     let id: i64 = raw.parse().map_err(|_| WebError::NotFound)?;
     state
-        .db(move |c| read_game(c, id))
+        .db(move |c| -> Result<_, WebError> {
+            let Some(record) = read_game(c, id)? else {
+                return Ok(None);
+            };
+            let game = rules_game(c, &record).map_err(WebError::internal)?;
+            Ok(Some((record, game)))
+        })
         .await??
         .ok_or(WebError::NotFound)
 }
@@ -31,22 +38,11 @@ async fn game_pgn(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, WebError> {
-    let record = game_in_path(&state, &path).await?;
-    let url = state.settings.server.public_url.clone();
-    let pgn = if record.game.variant == crate::game::rules::MINESWEEPER {
-        let copy = record.clone();
-        let game = state
-            .db(move |c| crate::usecases::minesweeper::secret_game(c, &copy))
-            .await?
-            .map_err(WebError::internal)?;
-        crate::export::minesweeper_pgn(&record, &game, &url)
-    } else {
-        pgn_of(&record, &url)?
-    };
-    let extension = if record.game.variant == crate::game::rules::BUGHOUSE {
-        "bpgn"
-    } else {
-        "pgn"
+    let (record, game) = game_in_path(&state, &path).await?;
+    let pgn = pgn_of(&record, &game, &state.settings.server.public_url);
+    let extension = match game {
+        RulesGame::Bughouse(_) => "bpgn",
+        _ => "pgn",
     };
     Ok(HttpResponse::Ok()
         .content_type("application/x-chess-pgn; charset=utf-8")
@@ -66,11 +62,30 @@ async fn game_bpgn(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, WebError> {
-    let record = game_in_path(&state, &path).await?;
-    if record.game.variant != crate::game::rules::BUGHOUSE {
+    if record_variant(&state, &path).await? != crate::game::rules::BUGHOUSE {
         return Err(WebError::NotFound);
     }
     game_pgn(state, path).await
+}
+
+/// The stored variant of the game named in the path, or 404.
+async fn record_variant(state: &AppState, raw: &str) -> Result<String, WebError> {
+    let id: i64 = raw.parse().map_err(|_| WebError::NotFound)?;
+    let record = state
+        .db(move |c| read_game(c, id))
+        .await??
+        .ok_or(WebError::NotFound)?;
+    Ok(record.game.variant)
+}
+
+/// A `ply` of the query: a number from 0, or `None` for now.
+fn ply_of(raw: Option<&str>, record: &GameRecord) -> Result<Option<u32>, NoSuchPly> {
+    match raw {
+        None | Some("") => Ok(None),
+        Some(raw) => raw.parse().map(Some).map_err(|_| NoSuchPly {
+            last: record.game.ply,
+        }),
+    }
 }
 
 #[derive(Deserialize)]
@@ -83,43 +98,9 @@ async fn game_fen(
     path: web::Path<String>,
     query: web::Query<FenQuery>,
 ) -> Result<HttpResponse, WebError> {
-    let record = game_in_path(&state, &path).await?;
-    let ply = match query.ply.as_deref() {
-        None | Some("") => None,
-        Some(raw) => Some(raw.parse().map_err(|_| NoSuchPly {
-            last: record.game.ply,
-        })?),
-    };
-    let fen = if record.game.variant == crate::game::rules::BUGHOUSE {
-        // Both boards after `ply` moves of the match: board a's FEN, " | ", board b's.
-        let game = record.bughouse_game()?;
-        let ply = ply.map_or(game.ply(), |p: i32| u32::try_from(p).unwrap_or(u32::MAX));
-        let last = NoSuchPly {
-            last: record.game.ply,
-        };
-        let fens: Option<Vec<String>> = slowfuse_rules::bughouse::Board::BOTH
-            .into_iter()
-            .map(|board| game.fen_at(ply, board))
-            .collect();
-        fens.ok_or(last)?.join(" | ")
-    } else if record.game.variant == crate::game::rules::MINESWEEPER {
-        // The visible position: the stored FENs hold no bomb.
-        let copy = record.clone();
-        let game = state
-            .db(move |c| crate::usecases::minesweeper::secret_game(c, &copy))
-            .await?
-            .map_err(WebError::internal)?;
-        let fens = game.public_view().fens;
-        let at = ply.map_or(fens.len().saturating_sub(1), |p| {
-            usize::try_from(p).unwrap_or(usize::MAX)
-        });
-        fens.get(at).cloned().ok_or(NoSuchPly {
-            last: record.game.ply,
-        })?
-    } else {
-        let game = record.chess_game()?;
-        fen_at(&record, &game, ply)?
-    };
+    let (record, game) = game_in_path(&state, &path).await?;
+    let ply = ply_of(query.ply.as_deref(), &record)?.map(|p| i32::try_from(p).unwrap_or(i32::MAX));
+    let fen = position_fen(&record, &game, ply)?;
     Ok(HttpResponse::Ok()
         .content_type("text/plain; charset=utf-8")
         .body(format!("{fen}\n")))
@@ -128,7 +109,7 @@ async fn game_fen(
 #[derive(Deserialize)]
 struct PictureQuery {
     ply: Option<String>,
-    /// `1`: from Black's side (in bughouse: each board from its other side).
+    /// `1`: from the other side (in bughouse: each board from its other side).
     flip: Option<String>,
     /// `0`: no letters and digits along the edges.
     coords: Option<String>,
@@ -147,7 +128,6 @@ async fn game_svg(
     query: web::Query<PictureQuery>,
 ) -> Result<HttpResponse, WebError> {
     use crate::export::svg::{Picture, Style, boards_svg, is_piece_set, theme_colours};
-    use slowfuse_rules::Color;
     let theme = query.theme.as_deref().unwrap_or("green");
     if theme_colours(theme).is_none() {
         return Err(WebError::BadRequest(format!(
@@ -162,77 +142,18 @@ async fn game_svg(
             crate::usecases::preferences::PIECE_SETS.join(", ")
         )));
     }
-    let record = game_in_path(&state, &path).await?;
-    let no_such = NoSuchPly {
-        last: record.game.ply,
-    };
-    let ply: Option<u32> = match query.ply.as_deref() {
-        None | Some("") => None,
-        Some(raw) => Some(raw.parse().map_err(|_| no_such.clone())?),
-    };
+    let (record, game) = game_in_path(&state, &path).await?;
+    let ply = ply_of(query.ply.as_deref(), &record)?;
     let flipped = query.flip.as_deref() == Some("1");
     let highlight = query.highlight.as_deref() != Some("0");
-    let squares = |uci: &str| -> Option<(u8, u8)> {
-        let to = slowfuse_rules::square_index(uci.get(2..4)?)?;
-        let from = match uci.as_bytes().get(1) {
-            Some(b'@') => to,
-            _ => slowfuse_rules::square_index(uci.get(0..2)?)?,
-        };
-        Some((from, to))
-    };
-    let side = |base: Color| if flipped { !base } else { base };
-    let variant = record.game.variant.clone();
-    let mut boards: Vec<Picture> = Vec::new();
-    if variant == crate::game::rules::BUGHOUSE {
-        let game = record.bughouse_game()?;
-        let at = ply.unwrap_or(game.ply());
-        for (board, base) in [
-            (slowfuse_rules::bughouse::Board::A, Color::White),
-            (slowfuse_rules::bughouse::Board::B, Color::Black),
-        ] {
-            let pieces = game.board_at(at, board).ok_or(no_such.clone())?;
-            let last = game
-                .moves()
-                .iter()
-                .take(at as usize)
-                .rfind(|m| m.board == board)
-                .and_then(|m| squares(&m.uci));
-            boards.push(Picture {
-                pieces,
-                last_move: last.filter(|_| highlight),
-                side: side(base),
-            });
-        }
-    } else if variant == crate::game::rules::MINESWEEPER {
-        let copy = record.clone();
-        let game = state
-            .db(move |c| crate::usecases::minesweeper::secret_game(c, &copy))
-            .await?
-            .map_err(WebError::internal)?;
-        // The visible board only: what anyone may see.
-        let public = game.public_view();
-        let at = ply.unwrap_or(game.ply());
-        let pieces = public.board_at(at).ok_or(no_such.clone())?;
-        let last = at
-            .checked_sub(1)
-            .and_then(|i| public.moves.get(i as usize))
-            .and_then(|m| squares(&m.uci));
-        boards.push(Picture {
-            pieces,
-            last_move: last.filter(|_| highlight),
-            side: side(Color::White),
-        });
-    } else {
-        let game = record.chess_game()?;
-        let at = ply.unwrap_or(game.ply());
-        let pieces = game.board_at(at).ok_or(no_such.clone())?;
-        let last = game.marks_at(at).and_then(|m| m.from_to);
-        boards.push(Picture {
-            pieces,
-            last_move: last.filter(|_| highlight),
-            side: side(Color::White),
-        });
-    }
+    let boards: Vec<Picture> = boards_at(&record, &game, ply)?
+        .into_iter()
+        .map(|b| Picture {
+            pieces: b.pieces,
+            last_move: b.last_move.filter(|_| highlight),
+            side: if flipped { !b.side } else { b.side },
+        })
+        .collect();
     let style = Style {
         theme,
         piece_set,

@@ -10,7 +10,6 @@ use chrono::NaiveDateTime;
 use serde::Serialize;
 use serde_json::{Value, json};
 use slowfuse_rules::BughouseGame;
-use slowfuse_rules::Pocket;
 use slowfuse_rules::bughouse::{Board, Seat as BughouseSeat};
 
 use crate::game::{GameRecord, Seat, color_name, from_bughouse, load_game_cached};
@@ -21,6 +20,7 @@ use crate::usecases::bughouse::{
 use crate::usecases::clocks::seconds_left;
 use crate::usecases::seats::{SeatChoice, SeatedChallenge, SeatedChallengeRequest};
 use crate::web::AppState;
+use crate::web::board::pocket_letters;
 use crate::web::errors::ApiError;
 
 /// The seats as the API shows them: `{"A1":"alice","B1":null,…}` and the invited ones,
@@ -103,21 +103,6 @@ pub async fn take_seat(
         .await??;
     let (seats, _) = seats_json(&seated);
     Ok(HttpResponse::Created().json(json!({ "seats": seats, "game_id": game_id })))
-}
-
-/// Pocket letters in FEN order, upper case: `QNP`.
-fn pocket_letters(pocket: &Pocket) -> String {
-    let mut text = String::new();
-    for (letter, count) in [
-        ('Q', pocket.queens),
-        ('R', pocket.rooks),
-        ('B', pocket.bishops),
-        ('N', pocket.knights),
-        ('P', pocket.pawns),
-    ] {
-        text.extend(std::iter::repeat_n(letter, count as usize));
-    }
-    text
 }
 
 /// One board of the match JSON.

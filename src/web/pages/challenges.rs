@@ -84,6 +84,25 @@ async fn list_page(
     render(status, &page)
 }
 
+/// The list again with why a form was refused (the server's failure goes to the error page).
+async fn refused_list(
+    state: &AppState,
+    session: &Session,
+    e: ChallengeError,
+    opponent: String,
+) -> Result<HttpResponse, WebError> {
+    let refused = refusal(e)?;
+    list_page(
+        state,
+        session,
+        refused.status,
+        Some(refused.message),
+        None,
+        opponent,
+    )
+    .await
+}
+
 pub async fn list(state: web::Data<AppState>, session: Session) -> Result<HttpResponse, WebError> {
     list_page(&state, &session, StatusCode::OK, None, None, String::new()).await
 }
@@ -176,18 +195,7 @@ pub async fn create(
             session::flash(&session, "info", "Challenge created.");
             Ok(see_other("/challenges"))
         }
-        Err(e) => {
-            let refused = refusal(e)?;
-            list_page(
-                &state,
-                &session,
-                refused.status,
-                Some(refused.message),
-                None,
-                opponent,
-            )
-            .await
-        }
+        Err(e) => refused_list(&state, &session, e, opponent).await,
     }
 }
 
@@ -259,18 +267,7 @@ async fn create_seated(
             );
             Ok(see_other("/challenges"))
         }
-        Err(e) => {
-            let refused = refusal(e)?;
-            list_page(
-                state,
-                session,
-                refused.status,
-                Some(refused.message),
-                None,
-                String::new(),
-            )
-            .await
-        }
+        Err(e) => refused_list(state, session, e, String::new()).await,
     }
 }
 
@@ -425,18 +422,7 @@ pub async fn accept(
             );
             Ok(see_other("/challenges"))
         }
-        Err(e) => {
-            let refused = refusal(e)?;
-            list_page(
-                &state,
-                &session,
-                refused.status,
-                Some(refused.message),
-                None,
-                String::new(),
-            )
-            .await
-        }
+        Err(e) => refused_list(&state, &session, e, String::new()).await,
     }
 }
 
@@ -461,17 +447,6 @@ pub async fn cancel(
             session::flash(&session, "info", "Challenge cancelled.");
             Ok(see_other("/challenges"))
         }
-        Err(e) => {
-            let refused = refusal(e)?;
-            list_page(
-                &state,
-                &session,
-                refused.status,
-                Some(refused.message),
-                None,
-                String::new(),
-            )
-            .await
-        }
+        Err(e) => refused_list(&state, &session, e, String::new()).await,
     }
 }
