@@ -1,4 +1,5 @@
-//! The `slowfuse` command line: `serve` (the default), `migrate`, `send-test-email`, and the rules commands `perft`, `moves`, `replay`.
+//! The `slowfuse` command line: `serve` (the default), `migrate`, `send-test-email`, `export`,
+//! and the rules commands `perft`, `moves`, `replay`.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -8,6 +9,7 @@ use clap::{Parser, Subcommand};
 use crate::clock::SystemClock;
 use crate::config::Settings;
 use crate::db;
+use crate::export_cli;
 use crate::rules_cli;
 use crate::startup::Application;
 
@@ -47,6 +49,9 @@ pub enum Command {
         /// Where to send it.
         address: String,
     },
+    /// Write the PGN of every game a search finds (the search page's filters; all games
+    /// without any) to standard output, newest first, with a progress bar on a terminal.
+    Export(Box<export_cli::ExportArgs>),
 }
 
 /// Runs the command line; returns the process exit code.
@@ -59,7 +64,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Perft(args) => return rules_cli::run_or_exit(|| rules_cli::perft(args)),
         Command::Moves(args) => return rules_cli::run_or_exit(|| rules_cli::moves(args)),
         Command::Replay(args) => return rules_cli::run_or_exit(|| rules_cli::replay(args)),
-        Command::Serve | Command::Migrate | Command::SendTestEmail { .. } => {}
+        Command::Serve | Command::Migrate | Command::SendTestEmail { .. } | Command::Export(_) => {}
     }
     let settings = Settings::load(&cli.config_dir)?;
     match command {
@@ -72,6 +77,7 @@ pub fn run() -> anyhow::Result<()> {
             Ok(())
         }
         Command::SendTestEmail { address } => send_test_email(&settings, &address),
+        Command::Export(args) => export_cli::export(&settings, &args),
     }
 }
 

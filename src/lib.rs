@@ -5,6 +5,7 @@ pub mod clock;
 pub mod config;
 pub mod db;
 pub mod export;
+pub mod export_cli;
 pub mod game;
 pub mod mail;
 pub mod models;

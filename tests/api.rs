@@ -116,6 +116,7 @@ fn independent_reader_accepts(pgn: &str, sans: &[&str]) {
         );
     }
     assert!(text.contains("1-0"), "{text}");
+    common::readers::pgn_readers_accept(pgn, 1);
 }
 
 fn sign_up_errors_are_clear(app: &TestApp) {

@@ -1,5 +1,7 @@
-//! Exports of a stored game, for pages, the API, mail and the command line: its PGN and its FEN.
+//! Exports of stored games, for pages, the API, mail and the command line: a game's PGN, FEN
+//! and picture, and the PGN of many games at once.
 
+pub mod bulk;
 mod fen;
 mod pgn;
 pub mod svg;

@@ -20,8 +20,6 @@ pub const DEFAULT_PER_PAGE: u32 = 50;
 pub const MAX_PER_PAGE: u32 = 100;
 /// The highest page number accepted.
 pub const MAX_PAGE: u32 = 10_000;
-/// The most games one PGN download holds (the first ones in the chosen order).
-pub const PGN_CAP: i64 = 5_000;
 /// The longest query string accepted, in bytes.
 pub const MAX_QUERY_BYTES: usize = 2_048;
 /// The most tags one search may ask for.
@@ -419,6 +417,11 @@ struct Players {
     unknown: Vec<String>,
 }
 
+/// Whether `key` (a lowercased username) names an account.
+pub fn is_player(conn: &mut DbConnection, key: &str) -> QueryResult<bool> {
+    Ok(user_id_of(conn, key)?.is_some())
+}
+
 fn user_id_of(conn: &mut DbConnection, key: &str) -> QueryResult<Option<i64>> {
     users::table
         .filter(users::username_key.eq(key))
@@ -593,26 +596,118 @@ pub fn search_games(
     })
 }
 
-/// The ids of the games matching a search, in its order, at most `limit` of them
-/// (paging is ignored), with the total count.
-pub fn matching_game_ids(
+/// How many games match a search (paging ignored).
+pub fn matching_count(
     conn: &mut DbConnection,
     viewer: Option<i64>,
     s: &Search,
+) -> QueryResult<i64> {
+    let players = find_players(conn, s)?;
+    if nothing_can_match(s, viewer, &players) {
+        return Ok(0);
+    }
+    filtered(s, viewer, &players).count().get_result(conn)
+}
+
+/// Where a batch of a bulk export ended: the sort key of its last game.
+#[derive(Clone, Copy, Debug)]
+pub struct Cursor {
+    id: i64,
+    running: bool,
+    finished_at: Option<NaiveDateTime>,
+    deadline_at: Option<NaiveDateTime>,
+}
+
+/// One batch of a bulk export: the ids of at most `limit` games matching a search, in its
+/// order (paging ignored), after `after` (from the first for `None`), and the cursor of the
+/// last one. The next batch starts after that cursor, so each batch costs the same however far
+/// the export has come, and games that change meanwhile shift nothing already sent.
+pub fn matching_ids_after(
+    conn: &mut DbConnection,
+    viewer: Option<i64>,
+    s: &Search,
+    after: Option<Cursor>,
     limit: i64,
-) -> QueryResult<(Vec<i64>, i64)> {
-    conn.transaction(|conn| {
-        let players = find_players(conn, s)?;
-        if nothing_can_match(s, viewer, &players) {
-            return Ok((Vec::new(), 0));
+) -> QueryResult<(Vec<i64>, Option<Cursor>)> {
+    let players = find_players(conn, s)?;
+    if nothing_can_match(s, viewer, &players) {
+        return Ok((Vec::new(), None));
+    }
+    let mut q = filtered(s, viewer, &players);
+    if let Some(c) = after {
+        q = after_cursor(q, s.sort, c);
+    }
+    let rows: Vec<(i64, String, Option<NaiveDateTime>, Option<NaiveDateTime>)> = ordered(q, s.sort)
+        .select((
+            games::id,
+            games::status,
+            games::finished_at,
+            games::deadline_at,
+        ))
+        .limit(limit)
+        .load(conn)?;
+    let cursor = rows
+        .last()
+        .map(|(id, status, finished_at, deadline_at)| Cursor {
+            id: *id,
+            running: status == "started",
+            finished_at: *finished_at,
+            deadline_at: *deadline_at,
+        });
+    Ok((rows.into_iter().map(|r| r.0).collect(), cursor))
+}
+
+/// The games after `c` in the order `sort` (see `ordered`): a later group, or the same group and
+/// a later time, or the same time and a smaller id.
+fn after_cursor(q: Filtered<'_>, sort: Sort, c: Cursor) -> Filtered<'_> {
+    match sort {
+        // Finished games (finished_at descending), then the others; ids descending within.
+        Sort::Finished => match c.finished_at {
+            Some(f) => q.filter(
+                games::finished_at
+                    .is_null()
+                    .or(games::finished_at.assume_not_null().lt(f))
+                    .or(games::finished_at
+                        .assume_not_null()
+                        .eq(f)
+                        .and(games::id.lt(c.id))),
+            ),
+            None => q.filter(games::finished_at.is_null().and(games::id.lt(c.id))),
+        },
+        // Running games first, then the others; within each, deadlines ascending with the
+        // games without one last, ids descending within.
+        Sort::TimeLeft => {
+            let later_in_group = match c.deadline_at {
+                Some(d) => Box::new(
+                    games::deadline_at
+                        .is_null()
+                        .or(games::deadline_at.assume_not_null().gt(d))
+                        .or(games::deadline_at
+                            .assume_not_null()
+                            .eq(d)
+                            .and(games::id.lt(c.id))),
+                )
+                    as Box<
+                        dyn BoxableExpression<
+                                games::table,
+                                MultiBackend,
+                                SqlType = diesel::sql_types::Bool,
+                            >,
+                    >,
+                None => Box::new(games::deadline_at.is_null().and(games::id.lt(c.id))),
+            };
+            if c.running {
+                q.filter(
+                    games::status
+                        .eq("started")
+                        .and(later_in_group)
+                        .or(games::status.ne("started")),
+                )
+            } else {
+                q.filter(games::status.ne("started").and(later_in_group))
+            }
         }
-        let total = filtered(s, viewer, &players).count().get_result(conn)?;
-        let ids = ordered(filtered(s, viewer, &players), s.sort)
-            .select(games::id)
-            .limit(limit)
-            .load(conn)?;
-        Ok((ids, total))
-    })
+    }
 }
 
 #[cfg(test)]

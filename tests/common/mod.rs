@@ -2,6 +2,8 @@
 //! fresh PostgreSQL database, and offers small HTTP helpers.
 #![allow(dead_code)]
 
+pub mod readers;
+
 use std::sync::Arc;
 
 use diesel::Connection;

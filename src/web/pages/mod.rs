@@ -80,6 +80,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             web::post().to(challenges::cancel),
         )
         .route("/users/{name}", web::get().to(profile::show))
+        .route(
+            "/users/{name}/games.pgn",
+            web::get().to(search::user_games_pgn),
+        )
         .route("/games/{id}", web::get().to(game::show))
         .route("/games/{id}", web::post().to(game::act))
         .route("/games/{id}/match", web::post().to(bughouse::act))

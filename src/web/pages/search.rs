@@ -9,12 +9,10 @@ use std::collections::HashMap;
 use slowfuse_rules::{Color, Variant};
 
 use super::render;
-use crate::export::pgn_of_games;
 use crate::usecases::boards::{BoardSnapshot, board_snapshots};
 use crate::usecases::preferences::{Preferences, preferences_of};
 use crate::usecases::search::{
-    FoundGame, PGN_CAP, Search, SearchError, SearchParams, SearchResults, Sort, matching_game_ids,
-    search_games,
+    FoundGame, Search, SearchError, SearchParams, SearchResults, Sort, search_games,
 };
 use crate::web::errors::{WebError, refusal};
 use crate::web::mini_board::{BoardLook, MiniBoard, mini_board, variant_words};
@@ -55,7 +53,6 @@ pub struct ResultsView {
     pub previous_url: Option<String>,
     pub next_url: Option<String>,
     pub pgn_url: String,
-    pub pgn_capped: bool,
     pub unknown_players: Vec<String>,
     pub time_left_sort: bool,
 }
@@ -69,7 +66,6 @@ struct SearchPage {
     error: Option<String>,
     variants: Vec<VariantChoice>,
     results: Option<ResultsView>,
-    pgn_cap: i64,
 }
 
 /// Reads and checks the query string; a query that cannot be read keeps no fields.
@@ -158,7 +154,6 @@ fn results_view(
             .has_next()
             .then(|| format!("/search?{}", params.to_query(Some(found.page + 1)))),
         pgn_url: format!("/search.pgn?{}", params.to_query(None)),
-        pgn_capped: found.total > PGN_CAP,
         unknown_players: found.unknown_players,
         time_left_sort: sort == Sort::TimeLeft,
         lines: found
@@ -198,7 +193,6 @@ fn page(
             ])
             .collect(),
         results,
-        pgn_cap: PGN_CAP,
     }
 }
 
@@ -244,7 +238,7 @@ pub async fn search_page(
     render(StatusCode::OK, &page(&session, params, None, Some(view)))
 }
 
-/// `GET /search.pgn`: every game the same search finds (up to `PGN_CAP`) in one PGN file.
+/// `GET /search.pgn`: every game the same search finds, streamed (see `export::bulk`).
 pub async fn search_pgn(
     state: web::Data<AppState>,
     session: Session,
@@ -252,22 +246,71 @@ pub async fn search_pgn(
 ) -> Result<HttpResponse, WebError> {
     let viewer = session::current_user_id(&session);
     let (params, checked) = parse(&req, viewer.is_some());
-    let search = match checked {
-        Ok(s) => s,
-        Err(e) => return refused(&session, params, e),
-    };
-    let public_url = state.settings.server.public_url.clone();
-    let pgn = state
-        .db(move |c| {
-            let (ids, _) = matching_game_ids(c, viewer, &search, PGN_CAP)?;
-            pgn_of_games(c, &ids, &public_url)
-        })
+    match checked {
+        Ok(search) => Ok(pgn_download(&state, viewer, search, "slowfuse-search.pgn")),
+        Err(e) => refused(&session, params, e),
+    }
+}
+
+/// `GET /users/{name}/games.pgn`: every game of one player, narrowed by the search's other
+/// fields (`player` is the name in the path), streamed. 404 for a name that is no player's.
+pub async fn user_games_pgn(
+    state: web::Data<AppState>,
+    session: Session,
+    req: HttpRequest,
+    path: web::Path<String>,
+) -> Result<HttpResponse, WebError> {
+    let viewer = session::current_user_id(&session);
+    let name = path.into_inner();
+    let (mut params, checked) = parse(&req, viewer.is_some());
+    checked.map_err(|e| WebError::BadRequest(e.to_string()))?;
+    params.player = name.clone();
+    params.opponent = params.opponent.trim().to_string();
+    let search = params
+        .check(viewer.is_some())
+        .map_err(|_| WebError::NotFound)?;
+    let key = search.player.clone().unwrap_or_default();
+    let known = state
+        .db(move |c| crate::usecases::search::is_player(c, &key))
         .await??;
-    Ok(HttpResponse::Ok()
+    if !known {
+        return Err(WebError::NotFound);
+    }
+    let file = format!(
+        "slowfuse-{}.pgn",
+        search.player.as_deref().unwrap_or("games")
+    );
+    Ok(pgn_download(&state, viewer, search, &file))
+}
+
+/// A streamed PGN download of what `search` finds: headers at once, then the games batch by
+/// batch as they are written; a reader who goes away stops the work.
+fn pgn_download(state: &AppState, viewer: Option<i64>, search: Search, file: &str) -> HttpResponse {
+    let (tx, rx) = tokio::sync::mpsc::channel::<Result<web::Bytes, std::io::Error>>(4);
+    let pool = state.pool.clone();
+    let public_url = state.settings.server.public_url.clone();
+    actix_web::rt::task::spawn_blocking(move || {
+        let sent = crate::export::bulk::stream_search_pgn(
+            &pool,
+            viewer,
+            &search,
+            &public_url,
+            |text, _games| tx.blocking_send(Ok(web::Bytes::from(text))).is_ok(),
+        );
+        if let Err(e) = sent {
+            log::error!("a PGN download broke off: {e}");
+            // The answer has begun: breaking the connection tells the reader it is incomplete.
+            let _ = tx.blocking_send(Err(std::io::Error::other(e.to_string())));
+        }
+    });
+    let body = futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.recv().await.map(|chunk| (chunk, rx))
+    });
+    HttpResponse::Ok()
         .content_type("application/x-chess-pgn; charset=utf-8")
         .insert_header((
             "Content-Disposition",
-            "attachment; filename=\"slowfuse-search.pgn\"",
+            format!("attachment; filename=\"{file}\""),
         ))
-        .body(pgn))
+        .streaming(body)
 }
