@@ -23,7 +23,6 @@ use slowfuse_rules::{Game, PlayedMove};
 use crate::game::{GameRecord, LeaveTaken, RecordCache, leave_taken, load_game_cached};
 use crate::usecases::messages::readable_conversation;
 use crate::web::errors::WebError;
-use crate::web::pages::render;
 use crate::web::{AppState, Layout, session};
 use actions::ActionBar;
 use board::BoardPanel;
@@ -334,8 +333,16 @@ pub async fn draw(
         max_chars: state.settings.game.max_message_chars,
         public_url: &state.settings.server.public_url,
     };
-    render(
-        status,
-        &GamePage::build(Layout::from_session(session), inputs),
-    )
+    let page = GamePage::build(Layout::from_session(session), inputs);
+    // Room for the whole page at once: a long game's move list would otherwise grow the
+    // answer's buffer (and copy it) several times.
+    let mut body = String::with_capacity(PAGE_BYTES + MOVE_BYTES * page.moves.lines.len());
+    page.render_into(&mut body).map_err(WebError::internal)?;
+    Ok(HttpResponse::build(status)
+        .content_type("text/html; charset=utf-8")
+        .body(body))
 }
+
+/// About the size of a game page without its moves, and of one move in its move list.
+const PAGE_BYTES: usize = 32 * 1024;
+const MOVE_BYTES: usize = 96;
