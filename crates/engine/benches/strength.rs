@@ -1,0 +1,3 @@
+//! Strength and speed measurements of the engine (written below).
+
+fn main() {}

@@ -1,0 +1,24 @@
+//! Random positions for tests and measurements: seeded random playouts from a variant's start.
+
+use shakmaty::Position;
+use shakmaty::variant::VariantPosition;
+use slowfuse_rules::Variant;
+
+use crate::position::{EnginePosition, Kind, rules_variant};
+use crate::rng::Rng;
+
+/// The position after up to `plies` random legal moves from the start of
+/// `variant`, drawn from `seed`; the playout stops early where the game ends.
+pub fn random_position(variant: Variant, plies: usize, seed: u64) -> EnginePosition {
+    let mut rng = Rng::new(seed);
+    let mut pos = VariantPosition::new(rules_variant(variant));
+    for _ in 0..plies {
+        let moves = pos.legal_moves();
+        if moves.is_empty() || pos.is_variant_end() {
+            break;
+        }
+        let m = moves[rng.below(moves.len())];
+        pos.play_unchecked(m);
+    }
+    EnginePosition::from_variant_position(Kind::of(variant), pos)
+}

@@ -1,0 +1,514 @@
+//! The search: iterative deepening over negamax alpha-beta with principal-variation windows, late-move reductions, a transposition table and quiescence.
+
+use shakmaty::variant::VariantPosition;
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{EnPassantMode, KnownOutcome, Move, Outcome, Position};
+
+use crate::eval::evaluate;
+use crate::minesweeper::Mines;
+use crate::ordering::{MAX_PLY, Ordering, is_tactical, tactical_gain};
+use crate::position::{Kind, hash};
+use crate::tt::{Bound, Entry, Table};
+
+/// The score of a mate on the board (less the plies to reach it).
+pub(crate) const MATE: i32 = 30_000;
+/// Scores beyond this are mates.
+pub(crate) const MATE_BOUND: i32 = MATE - 1_000;
+const INFINITY: i32 = 32_000;
+/// How many captures deep quiescence goes at most.
+const QUIESCENCE_PLIES: usize = 10;
+
+/// The budget of one search.
+pub(crate) struct Budget<'a> {
+    pub(crate) nodes: u64,
+    pub(crate) depth: i32,
+    pub(crate) stop: Option<&'a dyn Fn() -> bool>,
+}
+
+/// What a finished search found.
+pub(crate) struct Found {
+    pub(crate) best: Move,
+    pub(crate) score: i32,
+    pub(crate) depth: i32,
+    pub(crate) pv: Vec<Move>,
+}
+
+/// One search's state: the table, the ordering's memory, the counters.
+pub(crate) struct Searcher<'a> {
+    kind: Kind,
+    mines: Option<&'a Mines>,
+    tt: Table,
+    order: Ordering,
+    pub(crate) nodes: u64,
+    budget: Budget<'a>,
+    stopped: bool,
+    path: Vec<u64>,
+}
+
+impl<'a> Searcher<'a> {
+    /// A searcher for positions of `kind` that have `history` behind them.
+    pub(crate) fn new(
+        kind: Kind,
+        mines: Option<&'a Mines>,
+        history: &[u64],
+        budget: Budget<'a>,
+    ) -> Searcher<'a> {
+        Searcher {
+            kind,
+            mines,
+            tt: Table::new(table_bits(budget.nodes)),
+            order: Ordering::new(),
+            nodes: 0,
+            budget,
+            stopped: false,
+            path: history.to_vec(),
+        }
+    }
+
+    /// Deepens from one ply until the budget ends or a mate is certain;
+    /// `None` when the side to move has no legal move.
+    pub(crate) fn run(&mut self, root: &VariantPosition) -> Option<Found> {
+        let mut moves: Vec<Move> = root.legal_moves().into_iter().collect();
+        if moves.is_empty() {
+            return None;
+        }
+        let key = hash(root);
+        self.order
+            .sort(&mut moves, self.kind, root.board(), None, 0);
+        let mut found = Found {
+            best: moves[0],
+            score: 0,
+            depth: 0,
+            pv: vec![moves[0]],
+        };
+        for depth in 1..=self.budget.depth.max(1) {
+            let Some((best, score)) = self.root(root, key, &mut moves, depth) else {
+                break;
+            };
+            found = Found {
+                best,
+                score,
+                depth,
+                pv: self.principal_variation(root, best, depth),
+            };
+            if self.stopped || (score.abs() > MATE_BOUND && MATE - score.abs() <= depth) {
+                break;
+            }
+        }
+        Some(found)
+    }
+
+    /// One iteration at the root; the best move goes to the front of `moves`.
+    fn root(
+        &mut self,
+        pos: &VariantPosition,
+        key: u64,
+        moves: &mut [Move],
+        depth: i32,
+    ) -> Option<(Move, i32)> {
+        let mut alpha = -INFINITY;
+        let beta = INFINITY;
+        let mut best: Option<(usize, i32)> = None;
+        self.path.push(key);
+        for (i, &m) in moves.iter().enumerate() {
+            let cost = self.cost(pos, m);
+            let (child, child_key) = self.child(pos, key, m);
+            let mut score;
+            if i == 0 {
+                score = -self.negamax(&child, child_key, depth - 1, -beta - cost, -alpha - cost, 1)
+                    - cost;
+            } else {
+                score = -self.negamax(
+                    &child,
+                    child_key,
+                    depth - 1,
+                    -alpha - 1 - cost,
+                    -alpha - cost,
+                    1,
+                ) - cost;
+                if score > alpha && !self.stopped {
+                    score =
+                        -self.negamax(&child, child_key, depth - 1, -beta - cost, -alpha - cost, 1)
+                            - cost;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            if score > alpha {
+                alpha = score;
+                best = Some((i, score));
+            }
+        }
+        self.path.pop();
+        let (i, score) = best?;
+        moves[..=i].rotate_right(1);
+        self.tt.store(Entry {
+            key,
+            best: Some(moves[0]),
+            score,
+            depth,
+            bound: Bound::Exact,
+        });
+        Some((moves[0], score))
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &VariantPosition,
+        key: u64,
+        mut depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        if self.out_of_budget() {
+            return 0;
+        }
+        if let Some(score) = self.draw_or_end(pos, key, ply) {
+            return score;
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.quiesce(pos, alpha, beta, ply, 0);
+        }
+        self.nodes += 1;
+        let entry = self.tt.probe(key);
+        if let Some(e) = entry
+            && e.depth >= depth
+        {
+            let score = from_table(e.score, ply);
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if usable {
+                return score;
+            }
+        }
+        let mut moves: Vec<Move> = pos.legal_moves().into_iter().collect();
+        if moves.is_empty() {
+            return outcome_score(pos.outcome(), pos, ply);
+        }
+        let in_check = self.checks_matter() && pos.is_check();
+        if in_check {
+            depth += 1;
+        }
+        self.order.sort(
+            &mut moves,
+            self.kind,
+            pos.board(),
+            entry.and_then(|e| e.best),
+            ply,
+        );
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        self.path.push(key);
+        for (i, &m) in moves.iter().enumerate() {
+            let cost = self.cost(pos, m);
+            let (child, child_key) = self.child(pos, key, m);
+            let quiet = !is_tactical(m) && !in_check;
+            let mut score;
+            if i == 0 {
+                score = -self.negamax(
+                    &child,
+                    child_key,
+                    depth - 1,
+                    -beta - cost,
+                    -alpha - cost,
+                    ply + 1,
+                ) - cost;
+            } else {
+                let reduction = if quiet && i >= 3 && depth >= 3 && !child.is_check() {
+                    1 + i32::from(i >= 8 && depth >= 5)
+                } else {
+                    0
+                };
+                score = -self.negamax(
+                    &child,
+                    child_key,
+                    depth - 1 - reduction,
+                    -alpha - 1 - cost,
+                    -alpha - cost,
+                    ply + 1,
+                ) - cost;
+                if score > alpha && reduction > 0 {
+                    score = -self.negamax(
+                        &child,
+                        child_key,
+                        depth - 1,
+                        -alpha - 1 - cost,
+                        -alpha - cost,
+                        ply + 1,
+                    ) - cost;
+                }
+                if score > alpha && score < beta {
+                    score = -self.negamax(
+                        &child,
+                        child_key,
+                        depth - 1,
+                        -beta - cost,
+                        -alpha - cost,
+                        ply + 1,
+                    ) - cost;
+                }
+            }
+            if self.stopped {
+                self.path.pop();
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = Some(m);
+            }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta {
+                if !is_tactical(m) {
+                    self.order.reward(m, ply, depth);
+                }
+                break;
+            }
+        }
+        self.path.pop();
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(Entry {
+            key,
+            best: best_move,
+            score: to_table(best_score, ply),
+            depth,
+            bound,
+        });
+        best_score
+    }
+
+    /// Captures and promotions until the position is quiet (every move when
+    /// in check; in antichess no standing pat while a capture is forced).
+    fn quiesce(
+        &mut self,
+        pos: &VariantPosition,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: usize,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return 0;
+        }
+        if pos.is_variant_end() {
+            return outcome_score(pos.variant_outcome(), pos, ply);
+        }
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return outcome_score(pos.outcome(), pos, ply);
+        }
+        let in_check = self.checks_matter() && pos.is_check();
+        let forced = self.kind == Kind::Antichess && moves.iter().any(|m| m.is_capture());
+        let stand = evaluate(self.kind, pos);
+        if qply >= QUIESCENCE_PLIES || ply >= MAX_PLY {
+            return stand;
+        }
+        let mut best = -INFINITY;
+        if !in_check && !forced {
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+        }
+        let board = pos.board();
+        let mut candidates: Vec<(i32, Move)> = moves
+            .iter()
+            .filter(|m| {
+                in_check || forced || (is_tactical(**m) && !is_underpromotion(**m, self.kind))
+            })
+            .map(|&m| (tactical_gain(m, self.kind, board), m))
+            .collect();
+        candidates.sort_by_key(|c| std::cmp::Reverse(c.0));
+        for (_, m) in candidates {
+            let cost = self.cost(pos, m);
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let score =
+                -self.quiesce(&child, -beta - cost, -alpha - cost, ply + 1, qply + 1) - cost;
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    /// The score of a draw by repetition, the fifty-move rule or material,
+    /// or of a variant's own ending, at a node below the root.
+    fn draw_or_end(&self, pos: &VariantPosition, key: u64, ply: usize) -> Option<i32> {
+        if pos.is_variant_end() {
+            return Some(outcome_score(pos.variant_outcome(), pos, ply));
+        }
+        if pos.halfmoves() >= 100 {
+            return Some(0);
+        }
+        let back = usize::try_from(pos.halfmoves())
+            .unwrap_or(0)
+            .min(self.path.len());
+        if self.path[self.path.len() - back..]
+            .iter()
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .any(|&k| k == key)
+        {
+            return Some(0);
+        }
+        if pos.board().occupied().count() <= 5 && pos.is_insufficient_material() {
+            return Some(0);
+        }
+        None
+    }
+
+    /// Whether being in check means anything here (antichess and racing
+    /// kings have no checks to answer; the rules forbid them in racing kings).
+    fn checks_matter(&self) -> bool {
+        !matches!(self.kind, Kind::Antichess | Kind::RacingKings)
+    }
+
+    fn child(&self, pos: &VariantPosition, key: u64, m: Move) -> (VariantPosition, u64) {
+        let incremental =
+            pos.update_zobrist_hash::<Zobrist64>(Zobrist64(key), m, EnPassantMode::Legal);
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        let child_key = incremental.map_or_else(|| hash(&child), |z| z.0);
+        (child, child_key)
+    }
+
+    /// What a move risks by itself (minesweeper bombs); 0 elsewhere.
+    fn cost(&self, pos: &VariantPosition, m: Move) -> i32 {
+        match (self.mines, m) {
+            (Some(mines), Move::Normal { role, to, .. } | Move::Put { role, to }) => {
+                mines.move_cost(pos.board(), pos.turn(), role, to)
+            }
+            (Some(mines), Move::EnPassant { to, .. }) => {
+                mines.move_cost(pos.board(), pos.turn(), shakmaty::Role::Pawn, to)
+            }
+            _ => 0,
+        }
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes >= self.budget.nodes {
+            self.stopped = true;
+        } else if self.nodes.is_multiple_of(1024)
+            && let Some(stop) = self.budget.stop
+            && stop()
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// The best line: the root's best move, then the table's moves while
+    /// they are legal and new.
+    fn principal_variation(&self, root: &VariantPosition, best: Move, depth: i32) -> Vec<Move> {
+        let mut line = vec![best];
+        let mut pos = root.clone();
+        pos.play_unchecked(best);
+        let mut seen = vec![hash(root)];
+        let limit = usize::try_from(depth).unwrap_or(1).max(1) + 4;
+        while line.len() < limit {
+            let key = hash(&pos);
+            if seen.contains(&key) {
+                break;
+            }
+            seen.push(key);
+            let Some(m) = self.tt.probe(key).and_then(|e| e.best) else {
+                break;
+            };
+            if !pos.legal_moves().contains(&m) {
+                break;
+            }
+            pos.play_unchecked(m);
+            line.push(m);
+        }
+        line
+    }
+
+    /// The quick score of each move (one ply and quiescence), for levels
+    /// that choose a worse move on purpose.
+    pub(crate) fn shallow_scores(&mut self, root: &VariantPosition) -> Vec<(Move, i32)> {
+        self.stopped = false;
+        self.budget.nodes = u64::MAX;
+        root.legal_moves()
+            .into_iter()
+            .map(|m| {
+                let cost = self.cost(root, m);
+                let mut child = root.clone();
+                child.play_unchecked(m);
+                let score = -self.quiesce(&child, -INFINITY, INFINITY, 1, 4) - cost;
+                (m, score)
+            })
+            .collect()
+    }
+}
+
+/// A table about as large as the node budget (2^10 to 2^20 slots).
+fn table_bits(nodes: u64) -> u32 {
+    (64 - nodes.leading_zeros()).clamp(10, 20)
+}
+
+fn is_underpromotion(m: Move, kind: Kind) -> bool {
+    kind != Kind::Antichess && m.promotion().is_some_and(|r| r != shakmaty::Role::Queen)
+}
+
+/// A finished game's score for the side to move at `ply`.
+fn outcome_score(outcome: Outcome, pos: &VariantPosition, ply: usize) -> i32 {
+    let distance = i32::try_from(ply).unwrap_or(0);
+    match outcome {
+        Outcome::Known(KnownOutcome::Decisive { winner }) if winner == pos.turn() => {
+            MATE - distance
+        }
+        Outcome::Known(KnownOutcome::Decisive { .. }) => -(MATE - distance),
+        _ => 0,
+    }
+}
+
+fn to_table(score: i32, ply: usize) -> i32 {
+    let ply = i32::try_from(ply).unwrap_or(0);
+    if score > MATE_BOUND {
+        score + ply
+    } else if score < -MATE_BOUND {
+        score - ply
+    } else {
+        score
+    }
+}
+
+fn from_table(score: i32, ply: usize) -> i32 {
+    let ply = i32::try_from(ply).unwrap_or(0);
+    if score > MATE_BOUND {
+        score - ply
+    } else if score < -MATE_BOUND {
+        score + ply
+    } else {
+        score
+    }
+}
