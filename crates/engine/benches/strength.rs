@@ -1,3 +1,344 @@
-//! Strength and speed measurements of the engine (written below).
+//! Strength and speed of the engine, as a report on standard output.
+//!
+//! `cargo bench -p slowfuse-engine --bench strength` (release) measures:
+//! nodes per second per variant; seeded self-play matches Hard v Medium and
+//! Medium v Easy per variant (alternating colours, from the start and from
+//! seeded openings); how often Hard finds the win in the atomic positions of
+//! the shared corpus's real games that hold a forced king explosion in one to
+//! three moves (each named by file, game and ply); and the legality of the
+//! engine's move over 10,000 random positions per variant.
+//!
+//! Parts can be chosen: `-- speed`, `-- match`, `-- atomic`, `-- legal`
+//! (all when none is named). `STRENGTH_GAMES` sets the openings per pairing
+//! (each played with both colours, default 5), `STRENGTH_NODES` the node
+//! budget per move (default 40,000), `STRENGTH_POSITIONS` the random positions
+//! per variant of the legality check (default 10000). Matches run on two
+//! threads.
 
-fn main() {}
+use std::path::PathBuf;
+use std::time::Instant;
+
+use slowfuse_engine::playout::random_position;
+use slowfuse_engine::puzzles::{forced_win, move_wins};
+use slowfuse_engine::{EngineError, EnginePosition, Level, Limits, analyse, best_move};
+use slowfuse_rules::{Color, Game, PgnReadOptions, Variant, read_pgn};
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let wants = |part: &str| args.is_empty() || args.iter().any(|a| a == part);
+    println!("# slowfuse-engine strength report");
+    if wants("speed") {
+        speed();
+    }
+    if wants("match") {
+        matches();
+    }
+    if wants("atomic") {
+        atomic_wins();
+    }
+    if wants("legal") {
+        legality();
+    }
+}
+
+fn env_number(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Nodes per second of Hard searching 200,000 nodes from the start and from
+/// four positions after 16 random moves, per variant.
+fn speed() {
+    println!("\n## Nodes per second (Hard, 200,000 nodes a search, 5 positions per variant)\n");
+    println!("| variant | nodes | seconds | nodes/s | depth reached (start) |");
+    println!("|---|---:|---:|---:|---:|");
+    for &variant in Variant::ALL {
+        let mut positions = vec![EnginePosition::from_game(&Game::new(variant))];
+        positions.extend((0..4).map(|seed| random_position(variant, 16, 100 + seed)));
+        let mut nodes = 0;
+        let mut depth = 0;
+        let started = Instant::now();
+        for (i, position) in positions.iter().enumerate() {
+            if let Ok(found) = best_move(position, Level::Hard, &Limits::nodes(200_000), 1) {
+                nodes += found.nodes;
+                if i == 0 {
+                    depth = found.depth;
+                }
+            }
+        }
+        let seconds = started.elapsed().as_secs_f64();
+        let rate = nodes as f64 / seconds;
+        println!("| {variant} | {nodes} | {seconds:.2} | {rate:.0} | {depth} |");
+    }
+}
+
+/// One game's result for the first-named level: 1, ½ or 0.
+fn play_game(
+    variant: Variant,
+    opening: &[String],
+    strong: Level,
+    weak: Level,
+    strong_is_white: bool,
+    nodes: u64,
+    seed: u64,
+) -> f64 {
+    let mut game = Game::new(variant);
+    let mut position = EnginePosition::from_game(&game);
+    for uci in opening {
+        game = game.play_uci(uci).expect("opening move");
+        position = position.play_uci(uci).expect("opening move");
+    }
+    let limits = Limits::nodes(nodes);
+    for ply in 0..240u64 {
+        if game.is_over() {
+            break;
+        }
+        if game.can_claim_draw().is_some() {
+            return 0.5;
+        }
+        let white = game.turn() == Color::White;
+        let level = if white == strong_is_white {
+            strong
+        } else {
+            weak
+        };
+        let Ok(found) = best_move(
+            &position,
+            level,
+            &limits,
+            seed.wrapping_mul(1000).wrapping_add(ply),
+        ) else {
+            break;
+        };
+        game = game
+            .play_uci(&found.uci)
+            .expect("the engine's move is legal");
+        position = position
+            .play_uci(&found.uci)
+            .expect("the engine's move is legal");
+    }
+    let winner = match game.outcome() {
+        Some(outcome) => outcome.winner,
+        // Unfinished after 240 plies: Hard's judgement with a margin decides.
+        None => {
+            let score = analyse(&position, &Limits::nodes(50_000)).score_cp;
+            match score {
+                s if s > 400 => Some(Color::White),
+                s if s < -400 => Some(Color::Black),
+                _ => None,
+            }
+        }
+    };
+    match winner {
+        Some(Color::White) if strong_is_white => 1.0,
+        Some(Color::Black) if !strong_is_white => 1.0,
+        None => 0.5,
+        _ => 0.0,
+    }
+}
+
+/// Seeded openings: the start, then a few random plies from it.
+fn openings(variant: Variant, count: u64) -> Vec<Vec<String>> {
+    (0..count)
+        .map(|i| {
+            if i == 0 {
+                return Vec::new();
+            }
+            let mut line = Vec::new();
+            let mut position = EnginePosition::from_game(&Game::new(variant));
+            let mut seed = i * 7919 + variant as u64;
+            for _ in 0..4 {
+                let moves = position.legal_ucis();
+                if moves.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let pick =
+                    moves[usize::try_from((seed >> 33) % moves.len() as u64).unwrap_or(0)].clone();
+                position = position.play_uci(&pick).expect("legal");
+                if position.is_over() {
+                    break;
+                }
+                line.push(pick);
+            }
+            line
+        })
+        .collect()
+}
+
+fn matches() {
+    let games = env_number("STRENGTH_GAMES", 5);
+    let nodes = env_number("STRENGTH_NODES", 40_000);
+    println!(
+        "\n## Self-play ({games} openings × 2 colours per pairing, {nodes} nodes a move, level caps apply)\n"
+    );
+    println!("| variant | Hard v Medium | Medium v Easy | seconds |");
+    println!("|---|---:|---:|---:|");
+    let mut totals = [0.0f64; 2];
+    let mut played = 0usize;
+    for &variant in Variant::ALL {
+        let started = Instant::now();
+        let lines = openings(variant, games);
+        let mut scores = [0.0f64; 2];
+        for (pair, (strong, weak)) in [(Level::Hard, Level::Medium), (Level::Medium, Level::Easy)]
+            .into_iter()
+            .enumerate()
+        {
+            let jobs: Vec<(Vec<String>, bool, u64)> = lines
+                .iter()
+                .enumerate()
+                .flat_map(|(i, line)| {
+                    [
+                        (line.clone(), true, i as u64 * 2),
+                        (line.clone(), false, i as u64 * 2 + 1),
+                    ]
+                })
+                .collect();
+            let (left, right) = jobs.split_at(jobs.len() / 2);
+            let run = |part: &[(Vec<String>, bool, u64)]| -> f64 {
+                part.iter()
+                    .map(|(line, white, seed)| {
+                        play_game(variant, line, strong, weak, *white, nodes, *seed)
+                    })
+                    .sum()
+            };
+            let (a, b) = std::thread::scope(|scope| {
+                let handle = scope.spawn(|| run(left));
+                let b = run(right);
+                (handle.join().expect("match thread"), b)
+            });
+            scores[pair] = a + b;
+        }
+        let n = (games * 2) as f64;
+        totals[0] += scores[0];
+        totals[1] += scores[1];
+        played += (games * 2) as usize;
+        println!(
+            "| {variant} | {:.1}/{n} ({:.0}%) | {:.1}/{n} ({:.0}%) | {:.0} |",
+            scores[0],
+            100.0 * scores[0] / n,
+            scores[1],
+            100.0 * scores[1] / n,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    let n = played as f64;
+    println!(
+        "| all | {:.1}/{n} ({:.0}%) | {:.1}/{n} ({:.0}%) | |",
+        totals[0],
+        100.0 * totals[0] / n,
+        totals[1],
+        100.0 * totals[1] / n
+    );
+}
+
+fn corpus_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("SLOWFUSE_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
+        });
+    dir.is_dir().then_some(dir)
+}
+
+/// Every position of the corpus's atomic games where the side to move can
+/// force a king explosion (or mate) within three moves, solved exhaustively;
+/// Hard (200,000 nodes) must play a move that keeps the forced win.
+fn atomic_wins() {
+    println!("\n## Atomic: Hard finds the forced win (positions of real games)\n");
+    let Some(dir) = corpus_dir() else {
+        println!("skipped: no corpus at $SLOWFUSE_CORPUS or ../shared/corpus");
+        return;
+    };
+    let relative = "pgn/atomic/atomic-games.pgn";
+    let bytes = std::fs::read(dir.join(relative)).expect("the corpus file reads");
+    println!("| source | ply | to move | win in | solver's move | Hard's move | found |");
+    println!("|---|---:|---|---:|---|---|---|");
+    let (mut found, mut total) = (0, 0);
+    for (number, read) in read_pgn(&bytes, PgnReadOptions::default())
+        .into_iter()
+        .enumerate()
+    {
+        let Ok(record) = read else { continue };
+        let mut game = Game::from_fen(Variant::Atomic, &record.game.initial_fen()).expect("start");
+        for (ply, played) in record.game.moves().iter().enumerate() {
+            let position = EnginePosition::from_game(&game);
+            if let Some((depth, solution)) =
+                (1..=3).find_map(|d| forced_win(&position, d).map(|m| (d, m)))
+            {
+                let answer = best_move(&position, Level::Hard, &Limits::nodes(200_000), 1);
+                let (uci, ok) = match answer {
+                    Ok(r) => {
+                        let ok = move_wins(&position, &r.uci, depth);
+                        (r.uci, ok)
+                    }
+                    Err(EngineError::GameOver) => ("-".to_owned(), false),
+                };
+                total += 1;
+                found += usize::from(ok);
+                let side = if game.turn() == Color::White {
+                    "White"
+                } else {
+                    "Black"
+                };
+                println!(
+                    "| {relative} game {} | {ply} | {side} | {depth} | {solution} | {uci} | {} |",
+                    number + 1,
+                    if ok { "yes" } else { "no" }
+                );
+            }
+            game = game.play_uci(&played.uci).expect("corpus move");
+        }
+    }
+    let rate = if total == 0 {
+        0.0
+    } else {
+        100.0 * found as f64 / total as f64
+    };
+    println!("\nHard found the win in {found} of {total} positions ({rate:.0}%).");
+}
+
+/// The engine's move in random positions (random playouts of 0 to 99 plies),
+/// each level in turn, 300 nodes a search: every move must be legal.
+fn legality() {
+    let count = env_number("STRENGTH_POSITIONS", 10_000);
+    println!("\n## Legality: {count} random positions per variant (levels in turn, 300 nodes)\n");
+    println!("| variant | positions | moves checked | game over | illegal | seconds |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    for &variant in Variant::ALL {
+        let started = Instant::now();
+        let (mut checked, mut over, mut illegal) = (0, 0, 0);
+        for seed in 0..count {
+            let plies = usize::try_from(seed % 100).unwrap_or(0);
+            let position = random_position(variant, plies, seed ^ 0xA5A5);
+            let level = Level::ALL[usize::try_from(seed % 3).unwrap_or(0)];
+            match best_move(&position, level, &Limits::nodes(300), seed) {
+                Ok(found) => {
+                    checked += 1;
+                    if !position.legal_ucis().contains(&found.uci) {
+                        illegal += 1;
+                        println!("ILLEGAL {variant} {} {}", position.fen(), found.uci);
+                    }
+                }
+                Err(EngineError::GameOver) => {
+                    over += 1;
+                    if !position.is_over() {
+                        illegal += 1;
+                        println!("NO MOVE {variant} {}", position.fen());
+                    }
+                }
+            }
+        }
+        println!(
+            "| {variant} | {count} | {checked} | {over} | {illegal} | {:.1} |",
+            started.elapsed().as_secs_f64()
+        );
+    }
+}

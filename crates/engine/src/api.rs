@@ -215,15 +215,15 @@ pub fn analyse(position: &EnginePosition, limits: &Limits) -> Analysis {
 /// Every position of a finished (or running) game judged in turn, from the
 /// start to the last move, each within `limits`.
 pub fn analyse_game(game: &Game, limits: &Limits) -> Vec<Analysis> {
+    let start = Game::from_fen(game.variant(), &game.initial_fen())
+        .map(|g| EnginePosition::from_game(&g))
+        .ok();
     let mut judged = Vec::new();
-    let mut replay = Game::from_fen(game.variant(), &game.initial_fen()).ok();
-    for ply in 0..=game.ply() {
-        let Some(current) = replay.as_ref() else {
-            break;
-        };
-        judged.push(analyse(&EnginePosition::from_game(current), limits));
-        let next = usize::try_from(ply).ok().and_then(|i| game.moves().get(i));
-        replay = next.and_then(|m| current.play_uci(&m.uci).ok());
+    let mut position = start;
+    let mut moves = game.moves().iter();
+    while let Some(current) = position {
+        judged.push(analyse(&current, limits));
+        position = moves.next().and_then(|m| current.play_uci(&m.uci));
     }
     judged
 }

@@ -7,10 +7,10 @@ use crate::rng::Rng;
 /// How strongly the computer plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Level {
-    /// Two plies and a few thousand nodes; about one move in three a
+    /// Two plies and at most 2,000 nodes; about one move in three a
     /// clearly worse one on purpose.
     Easy,
-    /// Four plies and some tens of thousands of nodes; about one move in
+    /// Four plies and at most 10,000 nodes; about one move in
     /// eight a somewhat worse one on purpose.
     Medium,
     /// The whole budget the caller gives; never errs on purpose.
@@ -42,8 +42,8 @@ impl Level {
     /// The most nodes the level searches, whatever the caller allows.
     pub(crate) fn max_nodes(self) -> u64 {
         match self {
-            Level::Easy => 4_000,
-            Level::Medium => 30_000,
+            Level::Easy => 2_000,
+            Level::Medium => 10_000,
             Level::Hard => u64::MAX,
         }
     }

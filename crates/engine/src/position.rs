@@ -203,6 +203,20 @@ impl EnginePosition {
         Fen::from_position(&self.pos, EnPassantMode::Legal).to_string()
     }
 
+    /// The position after `uci` (legal here), with this one added to the
+    /// history; `None` for a move that is not legal.
+    pub fn play_uci(&self, uci: &str) -> Option<EnginePosition> {
+        let m = uci
+            .parse::<shakmaty::uci::UciMove>()
+            .ok()?
+            .to_move(&self.pos)
+            .ok()?;
+        let mut next = self.clone();
+        next.history.push(hash(&self.pos));
+        next.pos.play_unchecked(m);
+        Some(next)
+    }
+
     /// Whether the game has ended here (mate, stalemate, a variant's goal,
     /// too little material).
     pub fn is_over(&self) -> bool {

@@ -55,3 +55,12 @@ fn decided(pos: &VariantPosition) -> Option<Option<shakmaty::Color>> {
         Outcome::Unknown => None,
     }
 }
+
+/// Whether playing `uci` keeps a forced win for the side to move within
+/// `moves` of its own moves (this one included).
+pub fn move_wins(position: &EnginePosition, uci: &str, moves: u32) -> bool {
+    let Some(after) = position.play_uci(uci) else {
+        return false;
+    };
+    wins(&after.pos, position.pos.turn(), moves)
+}

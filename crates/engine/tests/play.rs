@@ -213,3 +213,18 @@ fn corpus(relative: &str) -> Option<PathBuf> {
     eprintln!("skipped: corpus file {} missing", path.display());
     None
 }
+
+#[test]
+fn analyses_every_position_of_a_game() {
+    let mut game = Game::new(Variant::Standard);
+    for san in ["e4", "e5", "Bc4", "Nc6", "Qf3", "d6", "Qxf7#"] {
+        game = game.play(san).unwrap();
+    }
+    let judged = slowfuse_engine::analyse_game(&game, &Limits::nodes(3_000));
+    assert_eq!(judged.len(), 8);
+    let before_mate = &judged[6];
+    assert_eq!(before_mate.best.as_deref(), Some("f3f7"));
+    assert_eq!(before_mate.mate, Some(1));
+    assert_eq!(judged[7].score_cp, 30_000);
+    assert_eq!(judged[7].best, None);
+}
