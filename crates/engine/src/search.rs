@@ -452,18 +452,20 @@ impl<'a> Searcher<'a> {
         line
     }
 
-    /// The quick score of each move (one ply and quiescence), for levels
-    /// that choose a worse move on purpose.
+    /// The quick score of each move (one ply and at most three plies of
+    /// captures, 64 nodes a move), for levels that choose a worse move on
+    /// purpose.
     pub(crate) fn shallow_scores(&mut self, root: &VariantPosition) -> Vec<(Move, i32)> {
-        self.stopped = false;
-        self.budget.nodes = u64::MAX;
         root.legal_moves()
             .into_iter()
             .map(|m| {
+                self.stopped = false;
+                self.budget.nodes = self.nodes + 64;
                 let cost = self.cost(root, m);
                 let mut child = root.clone();
                 child.play_unchecked(m);
-                let score = -self.quiesce(&child, -INFINITY, INFINITY, 1, 4) - cost;
+                let score =
+                    -self.quiesce(&child, -INFINITY, INFINITY, 1, QUIESCENCE_PLIES - 3) - cost;
                 (m, score)
             })
             .collect()

@@ -175,12 +175,12 @@ fn easy_errs_on_purpose_and_hard_never() {
 #[test]
 fn every_move_is_legal_in_every_variant() {
     for &variant in Variant::ALL {
-        for seed in 0..120 {
-            let plies = usize::try_from(seed % 60).unwrap();
+        for seed in 0..200 {
+            let plies = usize::try_from(seed % 50).unwrap();
             let position = random_position(variant, plies, seed);
             let legal = position.legal_ucis();
             let level = Level::ALL[usize::try_from(seed % 3).unwrap()];
-            match best_move(&position, level, &Limits::nodes(60), seed) {
+            match best_move(&position, level, &Limits::nodes(30), seed) {
                 Ok(found) => assert!(
                     legal.contains(&found.uci),
                     "{variant} {}: {}",
@@ -227,4 +227,18 @@ fn analyses_every_position_of_a_game() {
     assert_eq!(before_mate.mate, Some(1));
     assert_eq!(judged[7].score_cp, 30_000);
     assert_eq!(judged[7].best, None);
+}
+
+#[test]
+fn a_deadline_already_passed_still_gives_a_legal_move() {
+    let position = random_position(Variant::Crazyhouse, 20, 3);
+    let passed = || true;
+    let limits = Limits::nodes(1_000_000).with_stop(&passed);
+    let found = best_move(&position, Level::Hard, &limits, 0).unwrap();
+    assert!(position.legal_ucis().contains(&found.uci));
+    assert!(
+        found.nodes < 2_000,
+        "searched {} nodes past the deadline",
+        found.nodes
+    );
 }
