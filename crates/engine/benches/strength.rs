@@ -6,7 +6,8 @@
 //! seeded openings); how often Hard finds the win in the atomic positions of
 //! the shared corpus's real games that hold a forced king explosion in one to
 //! three moves (each named by file, game and ply); and the legality of the
-//! engine's move over 10,000 random positions per variant.
+//! engine's move over 10,000 random positions per variant, bughouse boards
+//! and minesweeper games (from the mover's view) included.
 //!
 //! Parts can be chosen: `-- speed`, `-- match`, `-- atomic`, `-- legal`
 //! (all when none is named). `STRENGTH_GAMES` sets the openings per pairing
@@ -20,8 +21,12 @@ use std::time::Instant;
 
 use slowfuse_engine::playout::random_position;
 use slowfuse_engine::puzzles::{forced_win, move_wins};
-use slowfuse_engine::{EngineError, EnginePosition, Level, Limits, analyse, best_move};
-use slowfuse_rules::{Color, Game, PgnReadOptions, Variant, read_pgn};
+use slowfuse_engine::{
+    BadPosition, EngineError, EnginePosition, Level, Limits, analyse, best_move,
+};
+use slowfuse_rules::bughouse::Board;
+use slowfuse_rules::minesweeper::{MinesweeperGame, MinesweeperOptions, Placement};
+use slowfuse_rules::{BughouseGame, Color, Game, PgnReadOptions, Variant, read_pgn};
 
 fn main() {
     let args: Vec<String> = std::env::args()
@@ -341,4 +346,121 @@ fn legality() {
             started.elapsed().as_secs_f64()
         );
     }
+    bughouse_legality(count);
+    minesweeper_legality(count);
+}
+
+/// A small seeded generator for the random games below.
+fn pick(seed: &mut u64, len: usize) -> usize {
+    *seed = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    usize::try_from((*seed >> 33) % u64::try_from(len.max(1)).unwrap_or(1)).unwrap_or(0)
+}
+
+/// Random bughouse matches (random moves on random boards); the engine's
+/// move on a board whose player can move must be accepted by the match.
+fn bughouse_legality(count: u64) {
+    let started = Instant::now();
+    let (mut checked, mut illegal) = (0, 0);
+    for n in 0..count {
+        let mut seed = n ^ 0xB0B0;
+        let mut game = BughouseGame::new();
+        for _ in 0..(n % 80) {
+            let board = if pick(&mut seed, 2) == 0 {
+                Board::A
+            } else {
+                Board::B
+            };
+            let moves = game.legal_moves(board);
+            if moves.is_empty() {
+                continue;
+            }
+            let uci = &moves[pick(&mut seed, moves.len())].uci;
+            match game.play(board, uci) {
+                Ok(next) if !next.is_over() => game = next,
+                _ => {}
+            }
+        }
+        for board in [Board::A, Board::B] {
+            if game.legal_moves(board).is_empty() {
+                continue;
+            }
+            let position = EnginePosition::from_bughouse(&game, board).expect("a crazyhouse board");
+            let level = Level::ALL[pick(&mut seed, 3)];
+            checked += 1;
+            match best_move(&position, level, &Limits::nodes(300), n) {
+                Ok(found) if game.play(board, &found.uci).is_ok() => {}
+                other => {
+                    illegal += 1;
+                    println!(
+                        "REFUSED bughouse {} {:?}",
+                        game.fen(board),
+                        other.map(|f| f.uci)
+                    );
+                }
+            }
+        }
+    }
+    println!(
+        "| Bughouse (both boards) | {count} | {checked} | - | {illegal} | {:.1} |",
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// Random minesweeper games (bombs at random, random moves, blasts and all);
+/// the engine, given the mover's view only, must play a move the game accepts.
+fn minesweeper_legality(count: u64) {
+    let started = Instant::now();
+    let options = MinesweeperOptions {
+        placement: Placement::Random,
+        modest: false,
+    };
+    let (mut checked, mut over, mut illegal) = (0, 0, 0);
+    for n in 0..count {
+        let mut seed = n ^ 0x3E3E;
+        let mut game = MinesweeperGame::new(options)
+            .finish_setup(n)
+            .expect("bombs placed");
+        for _ in 0..(n % 60) {
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            match game.play_uci(&moves[pick(&mut seed, moves.len())].uci) {
+                Ok((next, _)) if !next.is_over() => game = next,
+                _ => break,
+            }
+        }
+        let view = game.player_view(game.turn());
+        let position = match EnginePosition::from_minesweeper(&view) {
+            Ok(position) => position,
+            Err(BadPosition::NotPlaying) => {
+                over += 1;
+                continue;
+            }
+            Err(error) => {
+                illegal += 1;
+                println!("REFUSED minesweeper {}: {error}", view.public.fen());
+                continue;
+            }
+        };
+        let level = Level::ALL[pick(&mut seed, 3)];
+        match best_move(&position, level, &Limits::nodes(300), n) {
+            Ok(found) if game.play_uci(&found.uci).is_ok() => checked += 1,
+            Err(EngineError::GameOver) if game.legal_moves().is_empty() => over += 1,
+            other => {
+                illegal += 1;
+                println!(
+                    "REFUSED minesweeper {} {:?}",
+                    view.public.fen(),
+                    other.map(|f| f.uci)
+                );
+            }
+        }
+    }
+    println!(
+        "| Minesweeper (mover's view) | {count} | {checked} | {over} | {illegal} | {:.1} |",
+        started.elapsed().as_secs_f64()
+    );
 }

@@ -1,11 +1,10 @@
 //! The engine's entry points: a move for a level, and analysis of a position or of a whole game.
 
-use shakmaty::attacks::attacks;
-use shakmaty::{Move, Position, Role};
+use shakmaty::{Move, Position};
 use slowfuse_rules::{Color, Game};
 
 use crate::levels::Level;
-use crate::position::{EnginePosition, Kind};
+use crate::position::EnginePosition;
 use crate::rng::Rng;
 use crate::search::{Budget, MATE, MATE_BOUND, Searcher};
 
@@ -123,9 +122,7 @@ pub fn best_move(
     seed: u64,
 ) -> Result<SearchResult, EngineError> {
     let pos = &position.pos;
-    if position.kind == Kind::Minesweeper
-        && let Some(capture) = king_capture(position)
-    {
+    if let Some(capture) = position.king_capture() {
         return Ok(result(
             position,
             capture,
@@ -252,28 +249,6 @@ fn result(
         depth: u32::try_from(depth).unwrap_or(0),
         deliberate,
     }
-}
-
-/// In minesweeper a blast may leave the waiting king attacked: taking it wins.
-fn king_capture(position: &EnginePosition) -> Option<Move> {
-    let board = position.pos.board();
-    let us = position.turn();
-    let king = board.king_of(!us)?;
-    let attackers = board.attacks_to(king, us, board.occupied());
-    let from = attackers.first()?;
-    let role = board.role_at(from)?;
-    debug_assert!(
-        attacks(from, shakmaty::Piece { color: us, role }, board.occupied()).contains(king)
-    );
-    Some(Move::Normal {
-        role,
-        from,
-        capture: Some(Role::King),
-        to: king,
-        promotion: (role == Role::Pawn
-            && (king.rank() == shakmaty::Rank::First || king.rank() == shakmaty::Rank::Eighth))
-            .then_some(Role::Queen),
-    })
 }
 
 /// Mixes the position into the seed so that one game's moves draw different numbers.

@@ -8,7 +8,7 @@
 //! the engine's own unexploded bombs (the search assumes the worst: that the
 //! opponent avoids them).
 
-use shakmaty::{Bitboard, Color, Role, Square, attacks::king_attacks};
+use shakmaty::{Bitboard, Board, Color, Move, Rank, Role, Square, attacks::king_attacks};
 use slowfuse_rules::minesweeper::PlayerView;
 
 use crate::eval::material::value_of;
@@ -26,6 +26,10 @@ pub(crate) struct Mines {
     pub(crate) per_mille: i32,
     /// Whether a blast removes only the piece on the bomb.
     pub(crate) modest: bool,
+    /// The capture of the enemy king, when a blast left it attacked.
+    pub(crate) king_capture: Option<Move>,
+    /// The visible board's FEN.
+    pub(crate) fen: String,
 }
 
 impl Mines {
@@ -76,6 +80,8 @@ impl Mines {
             risky,
             per_mille,
             modest: options.modest,
+            king_capture: None,
+            fen: view.public.fen().to_owned(),
         }
     }
 
@@ -136,4 +142,19 @@ fn own_squares(fen: &str, color: Color) -> Bitboard {
             shakmaty::Board::from_ascii_board_fen(board_part.as_bytes()).map(|b| b.by_color(color))
         })
         .unwrap_or(Bitboard::EMPTY)
+}
+
+/// A capture of `them`'s king by a piece of `us`, if one attacks it.
+pub(crate) fn king_capture(board: &Board, us: Color) -> Option<Move> {
+    let king = board.king_of(!us)?;
+    let from = board.attacks_to(king, us, board.occupied()).first()?;
+    let role = board.role_at(from)?;
+    let last_rank = king.rank() == Rank::First || king.rank() == Rank::Eighth;
+    Some(Move::Normal {
+        role,
+        from,
+        capture: Some(Role::King),
+        to: king,
+        promotion: (role == Role::Pawn && last_rank).then_some(Role::Queen),
+    })
 }

@@ -8,7 +8,9 @@ use crate::position::{EnginePosition, Kind, rules_variant};
 use crate::rng::Rng;
 
 /// The position after up to `plies` random legal moves from the start of
-/// `variant` (Chess960: from one of its 960 starts), drawn from `seed`; the playout stops early where the game ends.
+/// `variant` (Chess960: from one of its 960 starts), drawn from `seed`,
+/// never a move that ends the game; the playout stops early when every
+/// move would.
 pub fn random_position(variant: Variant, plies: usize, seed: u64) -> EnginePosition {
     let mut rng = Rng::new(seed);
     let mut pos = VariantPosition::new(rules_variant(variant));
@@ -26,8 +28,20 @@ pub fn random_position(variant: Variant, plies: usize, seed: u64) -> EnginePosit
         if moves.is_empty() || pos.is_variant_end() {
             break;
         }
-        let m = moves[rng.below(moves.len())];
-        pos.play_unchecked(m);
+        // A random move that does not end the game, tried from a random start.
+        let first = rng.below(moves.len());
+        let next = (0..moves.len())
+            .map(|i| moves[(first + i) % moves.len()])
+            .map(|m| {
+                let mut after = pos.clone();
+                after.play_unchecked(m);
+                after
+            })
+            .find(|after| !after.is_game_over());
+        match next {
+            Some(after) => pos = after,
+            None => break,
+        }
     }
     EnginePosition::from_variant_position(Kind::of(variant), pos)
 }

@@ -3,12 +3,12 @@
 use shakmaty::fen::Fen;
 use shakmaty::variant::{Variant as Rules, VariantPosition};
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{CastlingMode, EnPassantMode, Position, PositionError, Square};
+use shakmaty::{CastlingMode, EnPassantMode, Move, Position, PositionError, Square};
 use slowfuse_rules::bughouse::Board;
 use slowfuse_rules::minesweeper::PlayerView;
 use slowfuse_rules::{BughouseGame, Color, Game, Variant};
 
-use crate::minesweeper::Mines;
+use crate::minesweeper::{Mines, king_capture};
 
 /// Why a position cannot be given to the engine.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -165,10 +165,21 @@ impl EnginePosition {
             return Err(BadPosition::NotYourTurn);
         }
         let fen = view.public.fen();
-        let pos =
-            parse(Rules::Chess, false, fen, true).ok_or_else(|| bad_fen("minesweeper", fen))?;
+        let setup = Fen::from_ascii(fen.as_bytes())
+            .map_err(|_| bad_fen("minesweeper", fen))?
+            .into_setup();
+        let mut mines = Mines::from_view(view);
+        mines.king_capture = king_capture(&setup.board, setup.turn);
+        let pos = match parse(Rules::Chess, false, fen, true) {
+            Some(pos) => pos,
+            // A blast left the waiting king attacked, which shakmaty cannot
+            // hold: the engine's only answer is to take that king.
+            None if mines.king_capture.is_some() => VariantPosition::new(Rules::Chess),
+            None => return Err(bad_fen("minesweeper", fen)),
+        };
+        mines.fen = fen.to_owned();
         let mut engine = EnginePosition::new(Kind::Minesweeper, pos);
-        engine.mines = Some(Mines::from_view(view));
+        engine.mines = Some(mines);
         Ok(engine)
     }
 
@@ -200,7 +211,16 @@ impl EnginePosition {
 
     /// The FEN of the position (pockets and checks included).
     pub fn fen(&self) -> String {
-        Fen::from_position(&self.pos, EnPassantMode::Legal).to_string()
+        match &self.mines {
+            Some(mines) => mines.fen.clone(),
+            None => Fen::from_position(&self.pos, EnPassantMode::Legal).to_string(),
+        }
+    }
+
+    /// In minesweeper, the capture of the enemy king that a blast left
+    /// attacked, which wins at once.
+    pub(crate) fn king_capture(&self) -> Option<Move> {
+        self.mines.as_ref().and_then(|m| m.king_capture)
     }
 
     /// The position after `uci` (legal here), with this one added to the
@@ -220,11 +240,15 @@ impl EnginePosition {
     /// Whether the game has ended here (mate, stalemate, a variant's goal,
     /// too little material).
     pub fn is_over(&self) -> bool {
-        self.pos.is_game_over()
+        self.king_capture().is_none() && self.pos.is_game_over()
     }
 
     /// The legal moves in UCI, as the engine would name them.
     pub fn legal_ucis(&self) -> Vec<String> {
+        if let Some(capture) = self.king_capture() {
+            // Every other move is legal too, but none is worth playing.
+            return vec![capture.to_uci(self.mode).to_string()];
+        }
         self.pos
             .legal_moves()
             .iter()
