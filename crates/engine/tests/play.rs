@@ -242,3 +242,25 @@ fn a_deadline_already_passed_still_gives_a_legal_move() {
         found.nodes
     );
 }
+
+#[test]
+fn reaches_each_variant_goal() {
+    // King of the hill: the king steps onto a centre square.
+    let found = hard(
+        Variant::KingOfTheHill,
+        "8/8/8/8/8/3K4/8/k7 w - - 0 1",
+        2_000,
+    );
+    assert!(["d3d4", "d3e4"].contains(&found.uci.as_str()), "{found:?}");
+    assert_eq!(found.mate, Some(1));
+    // Three-check: two checks given, the third wins.
+    let found = hard(
+        Variant::ThreeCheck,
+        "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1 +2+0",
+        2_000,
+    );
+    assert_eq!(found.mate, Some(1), "{found:?}");
+    // Racing kings: the king reaches the eighth rank first.
+    let found = hard(Variant::RacingKings, "8/6K1/8/8/8/8/k7/8 w - - 0 1", 2_000);
+    assert!(found.uci.ends_with('8'), "{found:?}");
+}
