@@ -2,6 +2,8 @@
 
 use shakmaty::Move;
 
+use crate::search::MATE_BOUND;
+
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Bound {
@@ -64,5 +66,44 @@ impl Table {
                 .or(slot.filter(|o| o.key == entry.key).and_then(|o| o.best));
             *slot = Some(Entry { best, ..entry });
         }
+    }
+}
+
+/// The stored score when the entry is deep enough and its bound settles
+/// the window.
+pub(crate) fn usable(entry: Entry, depth: i32, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+    if entry.depth < depth {
+        return None;
+    }
+    let score = from_table(entry.score, ply);
+    let settles = match entry.bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    };
+    settles.then_some(score)
+}
+
+/// A score as stored: mates counted from this node, not from the root.
+pub(crate) fn to_table(score: i32, ply: usize) -> i32 {
+    let ply = i32::try_from(ply).unwrap_or(0);
+    if score > MATE_BOUND {
+        score + ply
+    } else if score < -MATE_BOUND {
+        score - ply
+    } else {
+        score
+    }
+}
+
+/// A stored score read at `ply`: mates counted from the root again.
+pub(crate) fn from_table(score: i32, ply: usize) -> i32 {
+    let ply = i32::try_from(ply).unwrap_or(0);
+    if score > MATE_BOUND {
+        score - ply
+    } else if score < -MATE_BOUND {
+        score + ply
+    } else {
+        score
     }
 }

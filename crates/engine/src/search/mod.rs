@@ -4,19 +4,19 @@ use shakmaty::variant::VariantPosition;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{EnPassantMode, KnownOutcome, Move, Outcome, Position};
 
-use crate::eval::evaluate;
 use crate::minesweeper::Mines;
-use crate::ordering::{MAX_PLY, Ordering, is_tactical, tactical_gain};
+use crate::ordering::{MAX_PLY, Ordering, is_tactical};
 use crate::position::{Kind, hash};
-use crate::tt::{Bound, Entry, Table};
+use crate::tt::{Bound, Entry, Table, to_table, usable};
+
+mod quiesce;
 
 /// The score of a mate on the board (less the plies to reach it).
 pub(crate) const MATE: i32 = 30_000;
 /// Scores beyond this are mates.
 pub(crate) const MATE_BOUND: i32 = MATE - 1_000;
+/// Above every score.
 const INFINITY: i32 = 32_000;
-/// How many captures deep quiescence goes at most.
-const QUIESCENCE_PLIES: usize = 10;
 
 /// The budget of one search.
 pub(crate) struct Budget<'a> {
@@ -107,31 +107,18 @@ impl<'a> Searcher<'a> {
         depth: i32,
     ) -> Option<(Move, i32)> {
         let mut alpha = -INFINITY;
-        let beta = INFINITY;
         let mut best: Option<(usize, i32)> = None;
         self.path.push(key);
         for (i, &m) in moves.iter().enumerate() {
-            let cost = self.cost(pos, m);
-            let (child, child_key) = self.child(pos, key, m);
-            let mut score;
-            if i == 0 {
-                score = -self.negamax(&child, child_key, depth - 1, -beta - cost, -alpha - cost, 1)
-                    - cost;
-            } else {
-                score = -self.negamax(
-                    &child,
-                    child_key,
-                    depth - 1,
-                    -alpha - 1 - cost,
-                    -alpha - cost,
-                    1,
-                ) - cost;
-                if score > alpha && !self.stopped {
-                    score =
-                        -self.negamax(&child, child_key, depth - 1, -beta - cost, -alpha - cost, 1)
-                            - cost;
-                }
-            }
+            let node = Node {
+                pos,
+                key,
+                depth,
+                alpha,
+                beta: INFINITY,
+                ply: 0,
+            };
+            let score = self.search_move(&node, m, i, false);
             if self.stopped {
                 break;
             }
@@ -153,12 +140,14 @@ impl<'a> Searcher<'a> {
         Some((moves[0], score))
     }
 
+    /// The score of `pos` for the side to move, searched `depth` plies deep
+    /// in the window (`alpha`, `beta`).
     fn negamax(
         &mut self,
         pos: &VariantPosition,
         key: u64,
-        mut depth: i32,
-        mut alpha: i32,
+        depth: i32,
+        alpha: i32,
         beta: i32,
         ply: usize,
     ) -> i32 {
@@ -173,109 +162,33 @@ impl<'a> Searcher<'a> {
         }
         self.nodes += 1;
         let entry = self.tt.probe(key);
-        if let Some(e) = entry
-            && e.depth >= depth
-        {
-            let score = from_table(e.score, ply);
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if usable {
-                return score;
-            }
+        if let Some(score) = entry.and_then(|e| usable(e, depth, alpha, beta, ply)) {
+            return score;
         }
         let mut moves: Vec<Move> = pos.legal_moves().into_iter().collect();
         if moves.is_empty() {
             return outcome_score(pos.outcome(), pos, ply);
         }
         let in_check = self.checks_matter() && pos.is_check();
-        if in_check {
-            depth += 1;
-        }
-        self.order.sort(
-            &mut moves,
-            self.kind,
-            pos.board(),
-            entry.and_then(|e| e.best),
+        let depth = depth + i32::from(in_check);
+        let hash_move = entry.and_then(|e| e.best);
+        self.order
+            .sort(&mut moves, self.kind, pos.board(), hash_move, ply);
+        let mut node = Node {
+            pos,
+            key,
+            depth,
+            alpha,
+            beta,
             ply,
-        );
-        let original_alpha = alpha;
-        let mut best_score = -INFINITY;
-        let mut best_move = None;
-        self.path.push(key);
-        for (i, &m) in moves.iter().enumerate() {
-            let cost = self.cost(pos, m);
-            let (child, child_key) = self.child(pos, key, m);
-            let quiet = !is_tactical(m) && !in_check;
-            let mut score;
-            if i == 0 {
-                score = -self.negamax(
-                    &child,
-                    child_key,
-                    depth - 1,
-                    -beta - cost,
-                    -alpha - cost,
-                    ply + 1,
-                ) - cost;
-            } else {
-                let reduction = if quiet && i >= 3 && depth >= 3 && !child.is_check() {
-                    1 + i32::from(i >= 8 && depth >= 5)
-                } else {
-                    0
-                };
-                score = -self.negamax(
-                    &child,
-                    child_key,
-                    depth - 1 - reduction,
-                    -alpha - 1 - cost,
-                    -alpha - cost,
-                    ply + 1,
-                ) - cost;
-                if score > alpha && reduction > 0 {
-                    score = -self.negamax(
-                        &child,
-                        child_key,
-                        depth - 1,
-                        -alpha - 1 - cost,
-                        -alpha - cost,
-                        ply + 1,
-                    ) - cost;
-                }
-                if score > alpha && score < beta {
-                    score = -self.negamax(
-                        &child,
-                        child_key,
-                        depth - 1,
-                        -beta - cost,
-                        -alpha - cost,
-                        ply + 1,
-                    ) - cost;
-                }
-            }
-            if self.stopped {
-                self.path.pop();
-                return 0;
-            }
-            if score > best_score {
-                best_score = score;
-                best_move = Some(m);
-            }
-            if score > alpha {
-                alpha = score;
-            }
-            if alpha >= beta {
-                if !is_tactical(m) {
-                    self.order.reward(m, ply, depth);
-                }
-                break;
-            }
+        };
+        let (best_score, best_move) = self.search_moves(&mut node, &moves, in_check);
+        if self.stopped {
+            return 0;
         }
-        self.path.pop();
         let bound = if best_score >= beta {
             Bound::Lower
-        } else if best_score > original_alpha {
+        } else if best_score > alpha {
             Bound::Exact
         } else {
             Bound::Upper
@@ -290,70 +203,65 @@ impl<'a> Searcher<'a> {
         best_score
     }
 
-    /// Captures and promotions until the position is quiet (every move when
-    /// in check; in antichess no standing pat while a capture is forced).
-    fn quiesce(
+    /// Searches `moves` in order at `node` until one fails high; the best
+    /// score and move. A quiet move that fails high is remembered.
+    fn search_moves(
         &mut self,
-        pos: &VariantPosition,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        qply: usize,
-    ) -> i32 {
-        self.nodes += 1;
-        if self.out_of_budget() {
-            return 0;
-        }
-        if pos.is_variant_end() {
-            return outcome_score(pos.variant_outcome(), pos, ply);
-        }
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return outcome_score(pos.outcome(), pos, ply);
-        }
-        let in_check = self.checks_matter() && pos.is_check();
-        let forced = self.kind == Kind::Antichess && moves.iter().any(|m| m.is_capture());
-        let stand = evaluate(self.kind, pos);
-        if qply >= QUIESCENCE_PLIES || ply >= MAX_PLY {
-            return stand;
-        }
-        let mut best = -INFINITY;
-        if !in_check && !forced {
-            if stand >= beta {
-                return stand;
-            }
-            alpha = alpha.max(stand);
-            best = stand;
-        }
-        let board = pos.board();
-        let mut candidates: Vec<(i32, Move)> = moves
-            .iter()
-            .filter(|m| {
-                in_check || forced || (is_tactical(**m) && !is_underpromotion(**m, self.kind))
-            })
-            .map(|&m| (tactical_gain(m, self.kind, board), m))
-            .collect();
-        candidates.sort_by_key(|c| std::cmp::Reverse(c.0));
-        for (_, m) in candidates {
-            let cost = self.cost(pos, m);
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            let score =
-                -self.quiesce(&child, -beta - cost, -alpha - cost, ply + 1, qply + 1) - cost;
+        node: &mut Node,
+        moves: &[Move],
+        in_check: bool,
+    ) -> (i32, Option<Move>) {
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        self.path.push(node.key);
+        for (i, &m) in moves.iter().enumerate() {
+            let score = self.search_move(node, m, i, !in_check);
             if self.stopped {
-                return 0;
+                break;
             }
-            if score > best {
-                best = score;
+            if score > best_score {
+                best_score = score;
+                best_move = Some(m);
             }
-            if score > alpha {
-                alpha = score;
-            }
-            if alpha >= beta {
+            node.alpha = node.alpha.max(score);
+            if node.alpha >= node.beta {
+                if !is_tactical(m) {
+                    self.order.reward(m, node.ply, node.depth);
+                }
                 break;
             }
         }
-        best
+        self.path.pop();
+        (best_score, best_move)
+    }
+
+    /// The score for the mover of the `i`th move at `node`: the first in the
+    /// full window, later ones in a null window (quiet ones reduced when
+    /// `reduce` allows) and searched again when they beat alpha.
+    fn search_move(&mut self, node: &Node, m: Move, i: usize, reduce: bool) -> i32 {
+        let cost = self.cost(node.pos, m);
+        let (child, key) = self.child(node.pos, node.key, m);
+        let (alpha, beta, depth, ply) = (node.alpha, node.beta, node.depth - 1, node.ply + 1);
+        // The child's window, shifted by what the move itself costs.
+        let score_in = |this: &mut Self, depth: i32, low: i32, high: i32| {
+            -this.negamax(&child, key, depth, -high - cost, -low - cost, ply) - cost
+        };
+        if i == 0 {
+            return score_in(self, depth, alpha, beta);
+        }
+        let reduction = if reduce && !is_tactical(m) && i >= 3 && depth >= 2 && !child.is_check() {
+            1 + i32::from(i >= 8 && depth >= 4)
+        } else {
+            0
+        };
+        let mut score = score_in(self, depth - reduction, alpha, alpha + 1);
+        if score > alpha && reduction > 0 {
+            score = score_in(self, depth, alpha, alpha + 1);
+        }
+        if score > alpha && score < beta {
+            score = score_in(self, depth, alpha, beta);
+        }
+        score
     }
 
     /// The score of a draw by repetition, the fifty-move rule or material,
@@ -451,34 +359,21 @@ impl<'a> Searcher<'a> {
         }
         line
     }
+}
 
-    /// The quick score of each move (one ply and at most three plies of
-    /// captures, 64 nodes a move), for levels that choose a worse move on
-    /// purpose.
-    pub(crate) fn shallow_scores(&mut self, root: &VariantPosition) -> Vec<(Move, i32)> {
-        root.legal_moves()
-            .into_iter()
-            .map(|m| {
-                self.stopped = false;
-                self.budget.nodes = self.nodes + 64;
-                let cost = self.cost(root, m);
-                let mut child = root.clone();
-                child.play_unchecked(m);
-                let score =
-                    -self.quiesce(&child, -INFINITY, INFINITY, 1, QUIESCENCE_PLIES - 3) - cost;
-                (m, score)
-            })
-            .collect()
-    }
+/// A node of the tree as `search_move` needs it.
+struct Node<'p> {
+    pos: &'p VariantPosition,
+    key: u64,
+    depth: i32,
+    alpha: i32,
+    beta: i32,
+    ply: usize,
 }
 
 /// A table about as large as the node budget (2^10 to 2^20 slots).
 fn table_bits(nodes: u64) -> u32 {
     (64 - nodes.leading_zeros()).clamp(10, 20)
-}
-
-fn is_underpromotion(m: Move, kind: Kind) -> bool {
-    kind != Kind::Antichess && m.promotion().is_some_and(|r| r != shakmaty::Role::Queen)
 }
 
 /// A finished game's score for the side to move at `ply`.
@@ -490,27 +385,5 @@ fn outcome_score(outcome: Outcome, pos: &VariantPosition, ply: usize) -> i32 {
         }
         Outcome::Known(KnownOutcome::Decisive { .. }) => -(MATE - distance),
         _ => 0,
-    }
-}
-
-fn to_table(score: i32, ply: usize) -> i32 {
-    let ply = i32::try_from(ply).unwrap_or(0);
-    if score > MATE_BOUND {
-        score + ply
-    } else if score < -MATE_BOUND {
-        score - ply
-    } else {
-        score
-    }
-}
-
-fn from_table(score: i32, ply: usize) -> i32 {
-    let ply = i32::try_from(ply).unwrap_or(0);
-    if score > MATE_BOUND {
-        score - ply
-    } else if score < -MATE_BOUND {
-        score + ply
-    } else {
-        score
     }
 }
