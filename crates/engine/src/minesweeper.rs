@@ -158,3 +158,42 @@ pub(crate) fn king_capture(board: &Board, us: Color) -> Option<Move> {
         promotion: (role == Role::Pawn && last_rank).then_some(Role::Queen),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{Color, Role, Square};
+    use slowfuse_rules::minesweeper::{MinesweeperGame, MinesweeperOptions, Placement};
+
+    use super::Mines;
+
+    #[test]
+    fn a_step_into_the_unknown_costs_and_an_enemy_on_our_bomb_pays() {
+        let options = MinesweeperOptions {
+            placement: Placement::Chosen,
+            modest: false,
+        };
+        let white: Vec<Square> = (0..8u32).map(|f| Square::new(16 + f)).collect(); // rank 3
+        let black: Vec<Square> = (0..8u32).map(|f| Square::new(40 + f)).collect(); // rank 6
+        let game = MinesweeperGame::new(options)
+            .place_bombs(Color::White, &white)
+            .unwrap()
+            .place_bombs(Color::Black, &black)
+            .unwrap();
+        let game = game.play_uci("e2e4").unwrap().0.play_uci("b8c6").unwrap().0;
+        let mines = Mines::from_view(&game.player_view(Color::White));
+        let board = shakmaty::Board::new();
+        // e6 might hold one of Black's bombs: a knight going there risks itself.
+        let risky = mines.move_cost(&board, Color::White, Role::Knight, Square::E6);
+        assert!(risky > 0, "no risk counted: {risky}");
+        // White's own half holds no bomb hostile to White.
+        assert_eq!(
+            mines.move_cost(&board, Color::White, Role::Knight, Square::F3),
+            0
+        );
+        // A black piece arriving on White's bomb on d3 loses at least itself.
+        let blast = mines.move_cost(&board, Color::Black, Role::Queen, Square::D3);
+        assert!(blast >= 900 - 300, "the blast was worth {blast}");
+        // Black's bombs are not known to White: nothing tells it where they are.
+        assert!(!mines.own.contains(Square::E6));
+    }
+}
