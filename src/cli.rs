@@ -1,4 +1,4 @@
-//! The `slowfuse` command line: `serve` (the default), `migrate`, `send-test-email`, and the rules commands `perft`, `moves`, `replay`.
+//! The `slowfuse` command line: `serve` (the default), `migrate`, `send-test-email`, `import`, and the rules commands `perft`, `moves`, `replay`.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -41,6 +41,9 @@ pub enum Command {
     Moves(rules_cli::MovesArgs),
     /// Replay the games of a PGN file; print one JSON object per game and line.
     Replay(rules_cli::ReplayArgs),
+    /// Import the finished games of a PGN file into the game database (public, unrated);
+    /// print how many were imported and why each other game was skipped.
+    Import(crate::import_cli::ImportArgs),
     /// Send one test mail now through the configured transport ([mail] settings) and report
     /// success or the error.
     SendTestEmail {
@@ -59,7 +62,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Perft(args) => return rules_cli::run_or_exit(|| rules_cli::perft(args)),
         Command::Moves(args) => return rules_cli::run_or_exit(|| rules_cli::moves(args)),
         Command::Replay(args) => return rules_cli::run_or_exit(|| rules_cli::replay(args)),
-        Command::Serve | Command::Migrate | Command::SendTestEmail { .. } => {}
+        Command::Serve | Command::Migrate | Command::SendTestEmail { .. } | Command::Import(_) => {}
     }
     let settings = Settings::load(&cli.config_dir)?;
     match command {
@@ -72,6 +75,7 @@ pub fn run() -> anyhow::Result<()> {
             Ok(())
         }
         Command::SendTestEmail { address } => send_test_email(&settings, &address),
+        Command::Import(args) => crate::import_cli::run(&settings, &args),
     }
 }
 
