@@ -209,6 +209,34 @@ fn a_mixed_file_imports_the_good_games_and_says_why_not_the_others(app: &TestApp
     }
     assert!(pgn.trim_end().ends_with("0-1"), "{pgn}");
     check_with_pgn_extract(&pgn);
+    // Every view of an imported game of each variant answers (names, not accounts).
+    let mut conn = app.state.pool.get().unwrap();
+    let per_variant: Vec<i64> = ["standard", "atomic", "antichess", "crazyhouse"]
+        .iter()
+        .map(|v| {
+            games::table
+                .filter(games::variant.eq(*v))
+                .select(games::id)
+                .first(&mut conn)
+                .unwrap()
+        })
+        .collect();
+    drop(conn);
+    for id in per_variant {
+        for path in [
+            format!("/games/{id}"),
+            format!("/games/{id}?ply=1"),
+            format!("/games/{id}/plies.json"),
+            format!("/games/{id}.pgn"),
+            format!("/games/{id}.fen?ply=2"),
+            format!("/api/v1/games/{id}"),
+        ] {
+            let (status, body) = app.get_text(&path);
+            assert_eq!(status, 200, "{path}: {body}");
+        }
+    }
+    let (_, json) = app.get_text(&format!("/api/v1/games/{id}"));
+    assert!(json.contains("mohammadX1X"), "{json}");
 
     // The same file again adds nothing.
     let again = import(app, &file, None);
@@ -402,6 +430,10 @@ fn the_import_page_imports_for_the_logged_in_user(app: &TestApp) {
     );
     assert_eq!(row_counts(app).0, 0);
 
+    assert!(
+        browser.get("/search").body.contains("href=\"/import\""),
+        "linked from the search"
+    );
     let page = browser.post("/import", &[("csrf_token", &csrf), ("pgn", &pgn)]);
     assert_eq!(page.status, 200, "{}", page.body);
     assert!(page.body.contains("Imported 3, skipped 3"), "{}", page.body);
@@ -426,6 +458,12 @@ fn the_import_page_imports_for_the_logged_in_user(app: &TestApp) {
         .get_result(&mut conn)
         .unwrap();
     assert_eq!(erin, 1, "Erin's own game is linked to her");
+    let hers: i64 = game_players::table
+        .inner_join(users::table)
+        .filter(users::username_key.eq("erin"))
+        .select(game_players::game_id)
+        .first(&mut conn)
+        .unwrap();
     let book: i64 = book_moves::table
         .filter(book_moves::game_id.eq(hostile))
         .count()
@@ -434,6 +472,22 @@ fn the_import_page_imports_for_the_logged_in_user(app: &TestApp) {
     assert_eq!(book, 4);
     drop(conn);
     assert!(page.body.contains(&format!("/games/{hostile}")));
+    // Her pages with the game among hers: her game page, my games, the dashboard, her profile.
+    for path in [
+        format!("/games/{hers}"),
+        "/games".into(),
+        "/".into(),
+        "/users/erin".into(),
+    ] {
+        let seen = browser.get(&path);
+        assert_eq!(seen.status, 200, "{path}: {}", seen.body);
+    }
+    assert!(
+        browser
+            .get("/games")
+            .body
+            .contains(&format!("/games/{hers}"))
+    );
     let game = browser.get(&format!("/games/{hostile}"));
     assert_eq!(game.status, 200);
     assert!(!game.body.contains("<script>alert(1)</script>"));
