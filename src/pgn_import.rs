@@ -208,12 +208,16 @@ fn played_at(read: &PgnGame) -> Option<NaiveDateTime> {
     Some(date.and_time(time))
 }
 
-/// The tags that, with the variant, start and moves, tell one game from another.
-const KEY_TAGS: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+/// The tags that, with the variant, start and moves, tell one game from another: the roster,
+/// and the time of day and ratings (two bullet games of one evening may repeat every move).
+const KEY_TAGS: [&str; 11] = [
+    "Event", "Site", "Date", "Round", "White", "Black", "Result", "Time", "UTCTime", "WhiteElo",
+    "BlackElo",
+];
 
 /// A key unique to a game: the SHA-256 (hex) of its variant, start FEN, moves (UCI) and the
-/// seven-tag roster as written. The same game imported twice has the same key; two games with
-/// the same moves between other players, or on another day, do not.
+/// tags of [`KEY_TAGS`] as written. The same game imported twice has the same key; two games
+/// with the same moves between other players, on another day or at another time, do not.
 pub fn import_key(game: &Game, tags: &[(String, String)]) -> String {
     let mut hash = Sha256::new();
     hash.update(game.variant().as_str());
@@ -283,6 +287,8 @@ mod tests {
         assert_eq!(key(0), key(1));
         let other = read("[White \"Cid\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n");
         assert_ne!(other[0].as_ref().unwrap().key, key(0));
+        let later = read("[White \"Ann\"]\n[Time \"13:51:??\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n");
+        assert_ne!(later[0].as_ref().unwrap().key, key(0));
     }
 
     #[test]
