@@ -31,7 +31,7 @@ pub const MAX_SEARCH_TAGS: usize = 5;
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
 #[serde(default)]
 pub struct SearchParams {
-    /// A player's username (any case).
+    /// A player's username (any case), or the name an imported game's PGN gives a player.
     pub player: String,
     /// A second player, on the other side of the board.
     pub opponent: String,
