@@ -503,7 +503,34 @@ fn entities(html: &str) -> String {
         .replace("&#38;", "&amp;")
 }
 
+/// Two imports of one file at once: each game is stored once, the other import skips it (a
+/// batch that meets a game stored meanwhile is written again game by game).
+fn two_imports_at_once_store_each_game_once(app: &TestApp) {
+    let Some(file) = corpus_pgn("crazyhouse/crazyhouse-fics-zh.pgn") else {
+        return;
+    };
+    let summaries: Vec<ImportSummary> = std::thread::scope(|scope| {
+        let runs: Vec<_> = (0..2)
+            .map(|_| scope.spawn(|| import(app, &file, None)))
+            .collect();
+        runs.into_iter().map(|r| r.join().unwrap()).collect()
+    });
+    let imported: usize = summaries.iter().map(|s| s.imported.len()).sum();
+    let duplicates: usize = summaries
+        .iter()
+        .flat_map(|s| &s.skipped)
+        .filter(|s| s.reason.to_string() == "already imported")
+        .count();
+    assert_eq!((imported, duplicates), (28, 28));
+    let (games_n, moves_n, records) = row_counts(app);
+    assert_eq!((games_n, records), (28, 28));
+    let mut conn = app.state.pool.get().unwrap();
+    let plies: Vec<i32> = games::table.select(games::ply).load(&mut conn).unwrap();
+    assert_eq!(moves_n, plies.iter().map(|&p| i64::from(p)).sum::<i64>());
+}
+
 on_both_databases!(
+    two_imports_at_once_store_each_game_once,
     a_mixed_file_imports_the_good_games_and_says_why_not_the_others,
     as_user_links_the_side_that_bears_their_name,
     the_command_imports_a_file_and_prints_the_summary,
