@@ -428,6 +428,15 @@ fn the_import_page_imports_for_the_logged_in_user(app: &TestApp) {
         "{}",
         refused.body
     );
+    // Far above it, the form is refused before it is read.
+    let huger = "[".repeat(7 * 1024 * 1024);
+    let refused = browser.post("/import", &[("csrf_token", &csrf), ("pgn", &huger)]);
+    assert_eq!(refused.status, 413);
+    assert!(
+        refused
+            .body
+            .contains("larger than 2 MB: nothing was imported")
+    );
     assert_eq!(row_counts(app).0, 0);
 
     assert!(
