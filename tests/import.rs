@@ -193,6 +193,8 @@ fn a_mixed_file_imports_the_good_games_and_says_why_not_the_others(app: &TestApp
         !page.contains("/users/mohammadX1X"),
         "a PGN name is no profile link"
     );
+    let origin = "Imported from PGN: Rated Blitz game, https://lichess.org/migo3Sgt, 2025.05.01.";
+    assert!(page.contains(origin), "{page}");
     let (status, pgn) = app.get_text(&format!("/games/{id}.pgn"));
     assert_eq!(status, 200);
     for tag in [
@@ -501,6 +503,7 @@ fn the_import_page_imports_for_the_logged_in_user(app: &TestApp) {
     assert_eq!(game.status, 200);
     assert!(!game.body.contains("<script>alert(1)</script>"));
     assert!(!game.body.contains("<b>Bold</b>"));
+    assert!(entities(&game.body).contains("&lt;b&gt;Bold&lt;/b&gt; event"));
     assert!(entities(&game.body).contains("Eve &amp; Mallory"));
     assert!(entities(&game.body).contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
 }

@@ -145,6 +145,8 @@ pub struct GamePage {
     analysis_offered: bool,
     /// The toolbar's Settings panel.
     settings: SettingsForm,
+    /// An imported game's origin as its PGN tells it ("Imported from PGN: Event, Site, Date").
+    imported: Option<String>,
     /// A move waiting for the player's confirmation (the action bar asks instead).
     confirm: Option<Preview>,
     /// Asking whether the player resigns: the message typed with it.
@@ -245,6 +247,7 @@ impl GamePage {
                 viewer.id.is_some(),
                 format!("/games/{}", record.game.id),
             ),
+            imported: record.imported.as_ref().map(imported_line),
             confirm: preview.cloned(),
             resign_question,
             analysis_offered: crate::usecases::analysis::offered_for(&record.game.variant),
@@ -338,4 +341,19 @@ pub async fn draw(
         status,
         &GamePage::build(Layout::from_session(session), inputs),
     )
+}
+
+/// "Imported from PGN: Event, Site, Date": the tags that say where the game was played (those
+/// the PGN gives).
+fn imported_line(imported: &crate::game::ImportedPlayers) -> String {
+    let said: Vec<&str> = ["Event", "Site", "Date"]
+        .into_iter()
+        .filter_map(|t| imported.tag(t))
+        .filter(|v| !v.trim().is_empty() && !v.starts_with('?'))
+        .collect();
+    if said.is_empty() {
+        "Imported from PGN.".to_string()
+    } else {
+        format!("Imported from PGN: {}.", said.join(", "))
+    }
 }
