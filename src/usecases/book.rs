@@ -93,14 +93,11 @@ pub fn index_game(
         return Ok(0);
     }
     diesel::delete(book_moves::table.filter(book_moves::game_id.eq(game_id))).execute(conn)?;
-    // One statement a row: the connection serves both backends, which share no batch insert.
-    let mut written = 0;
-    for row in rows {
-        written += diesel::insert_into(book_moves::table)
-            .values(row)
-            .execute(conn)?;
-    }
-    Ok(written)
+    // All rows in one statement, on each backend's own connection (the connection that serves
+    // both has no multi-row insert): an import writes thousands of games.
+    crate::on_backend!(conn, |c| diesel::insert_into(book_moves::table)
+        .values(&rows)
+        .execute(c))
 }
 
 /// Indexes the finished games that are not in the book yet (those finished before it existed),
