@@ -168,6 +168,7 @@ fn insert_moves(conn: &mut DbConnection, game_id: i64, g: &GameToImport<'_>) -> 
     let fens: Vec<String> = (1..=g.game.ply())
         .map(|ply| g.game.fen_at(ply).unwrap_or_default())
         .collect();
+    let first = first_mover(g.game);
     let rows: Vec<NewMove<'_>> = g
         .game
         .moves()
@@ -175,7 +176,7 @@ fn insert_moves(conn: &mut DbConnection, game_id: i64, g: &GameToImport<'_>) -> 
         .zip(&fens)
         .enumerate()
         .map(|(ply, (played, fen_after))| {
-            let color = turn_at(g.game, ply);
+            let color = if ply.is_multiple_of(2) { first } else { !first };
             NewMove {
                 game_id,
                 board: 0,
@@ -197,14 +198,10 @@ fn insert_moves(conn: &mut DbConnection, game_id: i64, g: &GameToImport<'_>) -> 
     Ok(())
 }
 
-/// The colour that made the move of `ply` (0-based).
-fn turn_at(game: &Game, ply: usize) -> Color {
-    let first = game
-        .initial_fen()
-        .split(' ')
-        .nth(1)
-        .map_or(Color::White, |t| {
-            if t == "b" { Color::Black } else { Color::White }
-        });
-    if ply.is_multiple_of(2) { first } else { !first }
+/// The colour that made the first move: the side to move in the start FEN.
+fn first_mover(game: &Game) -> Color {
+    match game.initial_fen().split(' ').nth(1) {
+        Some("b") => Color::Black,
+        _ => Color::White,
+    }
 }
