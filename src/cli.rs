@@ -1,5 +1,5 @@
 //! The `slowfuse` command line: `serve` (the default), `migrate`, `send-test-email`, `export`,
-//! and the rules commands `perft`, `moves`, `replay`.
+//! `import`, and the rules commands `perft`, `moves`, `replay`.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -43,6 +43,9 @@ pub enum Command {
     Moves(rules_cli::MovesArgs),
     /// Replay the games of a PGN file; print one JSON object per game and line.
     Replay(rules_cli::ReplayArgs),
+    /// Import the finished games of a PGN file into the game database (public, unrated);
+    /// print how many were imported and why each other game was skipped.
+    Import(crate::import_cli::ImportArgs),
     /// Send one test mail now through the configured transport ([mail] settings) and report
     /// success or the error.
     SendTestEmail {
@@ -64,7 +67,11 @@ pub fn run() -> anyhow::Result<()> {
         Command::Perft(args) => return rules_cli::run_or_exit(|| rules_cli::perft(args)),
         Command::Moves(args) => return rules_cli::run_or_exit(|| rules_cli::moves(args)),
         Command::Replay(args) => return rules_cli::run_or_exit(|| rules_cli::replay(args)),
-        Command::Serve | Command::Migrate | Command::SendTestEmail { .. } | Command::Export(_) => {}
+        Command::Serve
+        | Command::Migrate
+        | Command::SendTestEmail { .. }
+        | Command::Export(_)
+        | Command::Import(_) => {}
     }
     let settings = Settings::load(&cli.config_dir)?;
     match command {
@@ -78,6 +85,7 @@ pub fn run() -> anyhow::Result<()> {
         }
         Command::SendTestEmail { address } => send_test_email(&settings, &address),
         Command::Export(args) => export_cli::export(&settings, &args),
+        Command::Import(args) => crate::import_cli::run(&settings, &args),
     }
 }
 

@@ -7,9 +7,11 @@ pub mod db;
 pub mod export;
 pub mod export_cli;
 pub mod game;
+pub mod import_cli;
 pub mod mail;
 pub mod models;
 pub mod openings;
+pub mod pgn_import;
 pub mod random;
 pub mod rules_cli;
 // `schema.rs` is written by `diesel print-schema` (see `diesel.toml`, checked by

@@ -402,3 +402,18 @@ pub struct NewTeamChatLine<'a> {
     pub body: &'a str,
     pub created_at: NaiveDateTime,
 }
+
+/// A game imported from PGN: its own record beside the game row.
+#[derive(Insertable)]
+#[diesel(table_name = crate::schema::game_imports)]
+pub struct NewGameImport<'a> {
+    pub game_id: i64,
+    pub import_key: &'a str,
+    pub imported_by: Option<i64>,
+    pub white_name: &'a str,
+    pub black_name: &'a str,
+    pub white_key: &'a str,
+    pub black_key: &'a str,
+    pub tags: &'a str,
+    pub imported_at: NaiveDateTime,
+}

@@ -107,6 +107,20 @@ diesel::table! {
 }
 
 diesel::table! {
+    game_imports (game_id) {
+        game_id -> Int8,
+        import_key -> Text,
+        imported_by -> Nullable<Int8>,
+        white_name -> Text,
+        black_name -> Text,
+        white_key -> Text,
+        black_key -> Text,
+        tags -> Text,
+        imported_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     game_messages (id) {
         id -> Int8,
         game_id -> Int8,
@@ -297,6 +311,8 @@ diesel::joinable!(conditional_moves -> games (game_id));
 diesel::joinable!(conditional_moves -> users (user_id));
 diesel::joinable!(email_preferences -> users (user_id));
 diesel::joinable!(game_boards -> games (game_id));
+diesel::joinable!(game_imports -> games (game_id));
+diesel::joinable!(game_imports -> users (imported_by));
 diesel::joinable!(game_messages -> games (game_id));
 diesel::joinable!(game_messages -> users (user_id));
 diesel::joinable!(game_players -> games (game_id));
@@ -323,6 +339,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     conditional_moves,
     email_preferences,
     game_boards,
+    game_imports,
     game_messages,
     game_players,
     game_tags,

@@ -148,6 +148,28 @@ fn moves_prints_sorted_uci_one_per_line() {
     assert_eq!(out, "");
 }
 
+/// Twenty queens: more material than a game can produce, a position the rules play (the
+/// counts python-chess gives).
+#[test]
+fn perft_and_moves_take_a_composed_position_with_twenty_queens() {
+    let fen = "5qqk/8/8/qqqqqqqq/QQQQQQQQ/8/8/KQQ5 w - - 0 1";
+    let out = stdout(&slowfuse(&["perft", "--fen", fen, "--depth", "3"]));
+    assert_eq!(last_line(&out), "537023");
+    let out = stdout(&slowfuse(&["moves", "--fen", fen]));
+    assert_eq!(out.lines().count(), 82);
+    assert!(out.lines().any(|m| m == "a4a5"), "{out}");
+    // What the rules cannot play stays refused: no white king.
+    let out = slowfuse(&[
+        "perft",
+        "--fen",
+        "5qqk/8/8/qqqqqqqq/QQQQQQQQ/8/8/QQQ5 w - - 0 1",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("a king is missing"));
+}
+
 #[test]
 fn bad_input_exits_with_2_and_says_why() {
     for args in [

@@ -107,8 +107,12 @@ fn minesweeper_pgn(record: &GameRecord, game: &MinesweeperGame, public_url: &str
     }
 }
 
-/// The tag pairs: event and site name the game on this server, the date is the day it began.
+/// The tag pairs: event and site name the game on this server, the date is the day it began;
+/// an imported game keeps the tags it came with.
 fn headers(record: &GameRecord, public_url: &str, game: &Game) -> PgnHeaders {
+    if let Some(imported) = &record.imported {
+        return imported_headers(record, imported, game);
+    }
     PgnHeaders {
         // Standard chess: the opening by the CC0 names, as other programs tag it.
         extra: classify(game)
@@ -147,5 +151,65 @@ fn headers_without_opening(record: &GameRecord, public_url: &str) -> PgnHeaders 
             .to_string(),
         termination,
         extra: Vec::new(),
+    }
+}
+
+/// Tags the writer makes itself (the roster, the variant and start, the ending): an imported
+/// game's own values of these are not written again.
+const WRITTEN_TAGS: [&str; 11] = [
+    "Event",
+    "Site",
+    "Date",
+    "Round",
+    "White",
+    "Black",
+    "Result",
+    "Variant",
+    "SetUp",
+    "FEN",
+    "Termination",
+];
+
+/// An imported game's tags as its PGN gave them: Event, Site, Date, the players' names and
+/// Termination kept, every other tag after them (`ECO` and `Opening` ours when we name the
+/// opening). `Round` is written as `-`, the result and the start from the rules' game.
+fn imported_headers(
+    record: &GameRecord,
+    imported: &crate::game::ImportedPlayers,
+    game: &Game,
+) -> PgnHeaders {
+    let tag = |name: &str| imported.tag(name).unwrap_or("?").to_string();
+    let mut extra: Vec<(String, String)> = classify(game)
+        .map(|o| {
+            vec![
+                ("ECO".to_string(), o.eco.to_string()),
+                ("Opening".to_string(), o.name.to_string()),
+            ]
+        })
+        .unwrap_or_default();
+    let ours: Vec<String> = extra.iter().map(|(n, _)| n.clone()).collect();
+    extra.extend(
+        imported
+            .tags
+            .iter()
+            .filter(|(n, _)| !WRITTEN_TAGS.contains(&n.as_str()) && !ours.contains(n))
+            .cloned(),
+    );
+    let termination = imported.tag("Termination").map(str::to_string).or_else(|| {
+        record
+            .game
+            .termination
+            .as_deref()
+            .and_then(|t| t.parse::<EndReason>().ok())
+            .map(|r| r.describe().to_string())
+    });
+    PgnHeaders {
+        event: tag("Event"),
+        site: tag("Site"),
+        date: imported.tag("Date").unwrap_or("????.??.??").to_string(),
+        white: imported.white.clone(),
+        black: imported.black.clone(),
+        termination,
+        extra,
     }
 }

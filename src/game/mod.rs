@@ -4,6 +4,7 @@
 
 pub mod cache;
 pub mod clock;
+pub mod imported;
 pub mod record;
 pub mod rules;
 pub mod seat;
@@ -11,6 +12,7 @@ pub mod status;
 pub mod store;
 
 pub use cache::{RecordCache, load_game_cached, read_game_cached};
+pub use imported::ImportedPlayers;
 pub use record::{
     BoardState, CorruptGame, GameRecord, LeaveTaken, Message, PlayerNames, SeatedPlayer,
     leave_taken, load_game, player_names, read_game,

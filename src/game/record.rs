@@ -85,6 +85,9 @@ pub struct GameRecord {
     /// When each move with a comment was played, by move id.
     pub comment_times: Arc<CommentTimes>,
     pub messages: Vec<Message>,
+    /// For a game imported from PGN: the players' names and tags it came with (its players
+    /// are names, not accounts, but for the importer's own side).
+    pub imported: Option<super::ImportedPlayers>,
 }
 
 /// The stored record does not replay: a bug or a damaged database, never a user's doing.
@@ -101,9 +104,19 @@ impl GameRecord {
         self.players.iter().find(|p| p.seat == seat)
     }
 
-    /// The name of the player in one seat, or "?" for an empty seat.
+    /// The name of the player in one seat: their account's, else the name an imported game's
+    /// PGN gives, else "?" for an empty seat.
     pub fn name_of(&self, seat: Seat) -> &str {
-        self.player(seat).map_or("?", |p| p.username.as_str())
+        match (self.player(seat), &self.imported) {
+            (Some(p), _) => p.username.as_str(),
+            (None, Some(imported)) if seat.board == 0 => imported.name(seat.color),
+            (None, _) => "?",
+        }
+    }
+
+    /// Whether an account sits in this seat (an imported game's other player is only a name).
+    pub fn is_account(&self, seat: Seat) -> bool {
+        self.player(seat).is_some()
     }
 
     /// The seat a user plays here, if they play.
@@ -243,6 +256,12 @@ pub(super) fn load_head(conn: &mut DbConnection, game_id: i64) -> QueryResult<Op
         .parse()
         .map_err(|e| diesel::result::Error::DeserializationError(Box::new(e)))?;
     let players = load_players(conn, game_id)?;
+    // Only a game with an empty seat can be an imported one: a played game reads nothing more.
+    let imported = if players.len() < 2 {
+        super::imported::imported_players(conn, game_id)?
+    } else {
+        None
+    };
     let messages = game_messages::table
         .inner_join(users::table)
         .filter(game_messages::game_id.eq(game_id))
@@ -262,6 +281,7 @@ pub(super) fn load_head(conn: &mut DbConnection, game_id: i64) -> QueryResult<Op
         moves: Arc::default(),
         comment_times: Arc::default(),
         messages,
+        imported,
     }))
 }
 
@@ -360,10 +380,17 @@ pub fn leave_taken(
     Ok(taken)
 }
 
-/// The players' names of many games at once, for lists.
-pub struct PlayerNames(Vec<(i64, i32, String, String)>);
+/// The players' names of many games at once, for lists; with the sides of imported games that
+/// are only names (no account to link to).
+pub struct PlayerNames(Vec<(i64, i32, String, String)>, Vec<(i64, &'static str)>);
 
 impl PlayerNames {
+    /// Whether the player of `color` in `game` is an account (not a PGN name of an imported
+    /// game).
+    pub fn is_account(&self, game: i64, color: &str) -> bool {
+        !self.1.iter().any(|(g, c)| *g == game && *c == color)
+    }
+
     /// The name of the player of `color` (`"white"` or `"black"`) in `game`, or `?`. In a
     /// bughouse match, the side is a team: White's is team A (A1 and A2, "alice & dave"),
     /// Black's team B.
@@ -383,9 +410,10 @@ impl PlayerNames {
     }
 }
 
-/// Reads the names of the players of `games` in one query.
+/// Reads the names of the players of `games`: the seated accounts in one query, then the PGN
+/// names of imported games for the sides no account sits on.
 pub fn player_names(conn: &mut DbConnection, games: &[i64]) -> QueryResult<PlayerNames> {
-    let rows = game_players::table
+    let mut rows: Vec<(i64, i32, String, String)> = game_players::table
         .inner_join(users::table)
         .filter(game_players::game_id.eq_any(games))
         .select((
@@ -395,5 +423,17 @@ pub fn player_names(conn: &mut DbConnection, games: &[i64]) -> QueryResult<Playe
             users::username,
         ))
         .load(conn)?;
-    Ok(PlayerNames(rows))
+    let mut names_only = Vec::new();
+    for (game, white, black) in super::imported::imported_names(conn, games)? {
+        for (color, name) in [("white", white), ("black", black)] {
+            if !rows
+                .iter()
+                .any(|(g, b, c, _)| *g == game && *b == 0 && c == color)
+            {
+                rows.push((game, 0, color.to_string(), name));
+                names_only.push((game, color));
+            }
+        }
+    }
+    Ok(PlayerNames(rows, names_only))
 }

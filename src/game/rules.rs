@@ -335,6 +335,7 @@ mod tests {
             moves: Arc::new(moves),
             comment_times: Arc::default(),
             messages: Vec::new(),
+            imported: None,
         }
     }
 

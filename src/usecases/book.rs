@@ -52,7 +52,25 @@ pub fn index_finished_game(conn: &mut DbConnection, game_id: i64) -> QueryResult
             return Ok(0);
         }
     };
-    let result = record.game.result.clone();
+    index_game(
+        conn,
+        game_id,
+        &record.game.variant,
+        &record.game.result,
+        &game,
+    )
+}
+
+/// Writes the book rows of a finished game already replayed by the rules (`game`, of stored
+/// variant `variant`, ended with `result`); the number of rows written. An imported game is
+/// indexed so, in its import's transaction.
+pub fn index_game(
+    conn: &mut DbConnection,
+    game_id: i64,
+    variant: &str,
+    result: &str,
+    game: &slowfuse_rules::Game,
+) -> QueryResult<usize> {
     let rows: Vec<_> = game
         .moves()
         .iter()
@@ -61,13 +79,13 @@ pub fn index_finished_game(conn: &mut DbConnection, game_id: i64) -> QueryResult
         .filter_map(|(ply, played)| {
             let fen = game.fen_at(u32::try_from(ply).ok()?)?;
             Some((
-                book_moves::variant.eq(record.game.variant.clone()),
+                book_moves::variant.eq(variant.to_string()),
                 book_moves::position.eq(position_key(&fen)),
                 book_moves::game_id.eq(game_id),
                 book_moves::ply.eq(i32::try_from(ply).ok()?),
                 book_moves::uci.eq(played.uci.clone()),
                 book_moves::san.eq(played.san.clone()),
-                book_moves::result.eq(result.clone()),
+                book_moves::result.eq(result.to_string()),
             ))
         })
         .collect();
@@ -75,14 +93,11 @@ pub fn index_finished_game(conn: &mut DbConnection, game_id: i64) -> QueryResult
         return Ok(0);
     }
     diesel::delete(book_moves::table.filter(book_moves::game_id.eq(game_id))).execute(conn)?;
-    // One statement a row: the connection serves both backends, which share no batch insert.
-    let mut written = 0;
-    for row in rows {
-        written += diesel::insert_into(book_moves::table)
-            .values(row)
-            .execute(conn)?;
-    }
-    Ok(written)
+    // All rows in one statement, on each backend's own connection (the connection that serves
+    // both has no multi-row insert): an import writes thousands of games.
+    crate::on_backend!(conn, |c| diesel::insert_into(book_moves::table)
+        .values(&rows)
+        .execute(c))
 }
 
 /// Indexes the finished games that are not in the book yet (those finished before it existed),

@@ -12,6 +12,7 @@ pub mod digest;
 pub mod email_settings;
 pub mod finish;
 pub mod games;
+pub mod import;
 pub mod leave;
 pub mod messages;
 pub mod minesweeper;

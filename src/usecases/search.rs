@@ -11,7 +11,7 @@ use crate::game::color_name;
 use crate::game::rules::{BUGHOUSE, MINESWEEPER};
 use crate::models::Game;
 use crate::openings::position_key;
-use crate::schema::{book_moves, game_players, game_tags, games, users};
+use crate::schema::{book_moves, game_imports, game_players, game_tags, games, users};
 use crate::usecases::tags::{TagError, check_tag, my_tags_on};
 
 /// Games per page unless `per_page` says otherwise.
@@ -29,7 +29,7 @@ pub const MAX_SEARCH_TAGS: usize = 5;
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
 #[serde(default)]
 pub struct SearchParams {
-    /// A player's username (any case).
+    /// A player's username (any case), or the name an imported game's PGN gives a player.
     pub player: String,
     /// A second player, on the other side of the board.
     pub opponent: String,
@@ -410,11 +410,43 @@ impl SearchResults {
 
 type Filtered<'a> = games::BoxedQuery<'a, MultiBackend>;
 
-/// Who the named players are: their ids, or the names nobody has.
+/// A player searched for: an account (by id) and the games imported under that name.
+struct Named {
+    /// The account of that name, if there is one.
+    user: Option<i64>,
+    /// The name in lower case, as an imported game's PGN gives it.
+    key: String,
+}
+
+/// Who the named players are: accounts or imported games' names, or the names nobody has.
 struct Players {
-    player: Option<i64>,
-    opponent: Option<i64>,
+    player: Option<Named>,
+    opponent: Option<Named>,
     unknown: Vec<String>,
+}
+
+/// Whether an imported game names a player so (in any case).
+fn imported_name_exists(conn: &mut DbConnection, key: &str) -> QueryResult<bool> {
+    diesel::select(diesel::dsl::exists(
+        game_imports::table.filter(
+            game_imports::white_key
+                .eq(key)
+                .or(game_imports::black_key.eq(key)),
+        ),
+    ))
+    .get_result(conn)
+}
+
+/// The player called `key`: an account, a name of imported games, or nobody (`None`).
+fn named(conn: &mut DbConnection, key: &str) -> QueryResult<Option<Named>> {
+    let user = user_id_of(conn, key)?;
+    if user.is_none() && !imported_name_exists(conn, key)? {
+        return Ok(None);
+    }
+    Ok(Some(Named {
+        user,
+        key: key.to_string(),
+    }))
 }
 
 /// Whether `key` (a lowercased username) names an account.
@@ -437,13 +469,13 @@ fn find_players(conn: &mut DbConnection, s: &Search) -> QueryResult<Players> {
         unknown: Vec::new(),
     };
     if let Some(key) = &s.player {
-        players.player = user_id_of(conn, key)?;
+        players.player = named(conn, key)?;
         if players.player.is_none() {
             players.unknown.push(key.clone());
         }
     }
     if let Some(key) = &s.opponent {
-        players.opponent = user_id_of(conn, key)?;
+        players.opponent = named(conn, key)?;
         if players.opponent.is_none() {
             players.unknown.push(key.clone());
         }
@@ -461,17 +493,34 @@ fn colors(c: Option<Color>) -> Vec<&'static str> {
 /// The games matching every filter, unordered.
 fn filtered<'a>(s: &'a Search, viewer: Option<i64>, players: &Players) -> Filtered<'a> {
     let mut q = games::table.into_boxed::<MultiBackend>();
-    let seat = |user: i64, c: Vec<&'static str>| {
-        game_players::table
-            .filter(game_players::user_id.eq(user))
-            .filter(game_players::color.eq_any(c))
-            .select(game_players::game_id)
+    // A player sits in the game with their account, or an imported game names them.
+    let plays = |named: &Named, color: Option<Color>| {
+        let seated = game_players::table
+            .filter(game_players::user_id.eq(named.user.unwrap_or(-1)))
+            .filter(game_players::color.eq_any(colors(color)))
+            .select(game_players::game_id);
+        // A key never stored (an empty name is kept as "?") for the colour not searched.
+        let key_as = |c: Color| {
+            if color.is_none_or(|want| want == c) {
+                named.key.clone()
+            } else {
+                String::new()
+            }
+        };
+        let imported = game_imports::table
+            .filter(
+                game_imports::white_key
+                    .eq(key_as(Color::White))
+                    .or(game_imports::black_key.eq(key_as(Color::Black))),
+            )
+            .select(game_imports::game_id);
+        games::id.eq_any(seated).or(games::id.eq_any(imported))
     };
-    if let Some(p) = players.player {
-        q = q.filter(games::id.eq_any(seat(p, colors(s.color))));
+    if let Some(p) = &players.player {
+        q = q.filter(plays(p, s.color));
     }
-    if let Some(o) = players.opponent {
-        q = q.filter(games::id.eq_any(seat(o, colors(s.color.map(|c| !c)))));
+    if let Some(o) = &players.opponent {
+        q = q.filter(plays(o, s.color.map(|c| !c)));
     }
     if let Some(v) = s.variant_name {
         q = q.filter(games::variant.eq(v));
@@ -577,11 +626,17 @@ pub fn search_games(
             Some(me) => my_tags_on(conn, me, &ids)?,
             None => Default::default(),
         };
+        let imported = crate::game::imported::imported_names(conn, &ids)?;
         let name = |game: i64, color: &str| {
             names
                 .iter()
                 .find(|(g, c, _)| *g == game && c == color)
-                .map_or_else(|| "?".to_string(), |(_, _, n)| n.clone())
+                .map(|(_, _, n)| n.clone())
+                .or_else(|| {
+                    let (_, white, black) = imported.iter().find(|(g, _, _)| *g == game)?;
+                    Some(if color == "white" { white } else { black }.clone())
+                })
+                .unwrap_or_else(|| "?".to_string())
         };
         results.games = rows
             .into_iter()

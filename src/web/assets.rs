@@ -32,6 +32,7 @@ static ASSETS: &[Asset] = &[
     asset!("mines.js", "text/javascript; charset=utf-8"),
     asset!("comments.js", "text/javascript; charset=utf-8"),
     asset!("timezone.js", "text/javascript; charset=utf-8"),
+    asset!("import.js", "text/javascript; charset=utf-8"),
     asset!("favicon.svg", SVG),
     asset!("pieces/wK.svg", SVG),
     asset!("pieces/wQ.svg", SVG),

@@ -27,6 +27,8 @@ pub struct TestApp {
     pub client: reqwest::blocking::Client,
     /// The app's own state: its pool and clock, for calling use cases directly.
     pub state: slowfuse::web::AppState,
+    /// The app's database, for the binary's commands that a test runs beside it.
+    pub database_url: String,
     _dir: tempfile::TempDir,
 }
 
@@ -119,7 +121,7 @@ pub fn spawn_app_with_env(
         },
     };
     let mut env = vec![
-        ("DATABASE_URL".to_string(), database_url),
+        ("DATABASE_URL".to_string(), database_url.clone()),
         (
             "SLOWFUSE__SERVER__BIND".to_string(),
             "127.0.0.1:0".to_string(),
@@ -164,6 +166,7 @@ pub fn spawn_app_with_env(
         base: format!("http://127.0.0.1:{port}"),
         client,
         state,
+        database_url,
         _dir: dir,
     })
 }

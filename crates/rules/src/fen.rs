@@ -12,6 +12,16 @@ pub const STANDARD_START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN
 
 /// Parses `fen` and sets up a legal position of `variant`.
 ///
+/// A position no game could reach but the rules can play is accepted: more
+/// material than a game can produce (twenty queens, a composed study), as
+/// python-chess and Stockfish accept it. What the rules cannot play is
+/// refused: a missing or extra king, a pawn on the first or last rank, the
+/// side not to move in check, a variant's own rule broken. No game on the
+/// site starts from a position a player gives (challenges start from the
+/// variant's start or a Chess960 number), so there is no stricter check to
+/// keep; positions come from a stored game, an imported PGN's `FEN` tag,
+/// the analysis board or the positions API.
+///
 /// Castling rights are read as in X-FEN/Shredder-FEN; the castling mode
 /// (standard or Chess960) is Chess960 for [`Variant::Chess960`] and
 /// otherwise detected from where the kings and rooks stand, so positions
@@ -60,13 +70,14 @@ fn parse_with(
     let mode = variant
         .forced_castling_mode()
         .unwrap_or_else(|| CastlingMode::detect(&setup));
-    let pos = match VariantPosition::from_setup(variant.engine(), setup, mode) {
-        Ok(pos) => pos,
-        Err(e) if allow_impossible_check => e
-            .ignore_impossible_check()
-            .map_err(|e| SetupError::Illegal(describe_kinds(e.kinds())))?,
-        Err(e) => return Err(SetupError::Illegal(describe_kinds(e.kinds()))),
+    let pos = VariantPosition::from_setup(variant.engine(), setup, mode)
+        .or_else(PositionError::ignore_too_much_material);
+    let pos = if allow_impossible_check {
+        pos.or_else(PositionError::ignore_impossible_check)
+    } else {
+        pos
     };
+    let pos = pos.map_err(|e| SetupError::Illegal(describe_kinds(e.kinds())))?;
     Ok((pos, mode))
 }
 
@@ -274,6 +285,51 @@ mod tests {
             "malformed FEN at position 17: rank 7 of the board has 7 squares, not 8"
         );
         assert_eq!(error(""), "malformed FEN at position 1: the FEN is empty");
+    }
+
+    /// Ten queens a side: no game reaches it (at most nine), the rules play it.
+    const TWENTY_QUEENS: &str = "5qqk/8/8/qqqqqqqq/QQQQQQQQ/8/8/KQQ5 w - - 0 1";
+
+    #[test]
+    fn composed_positions_with_too_much_material_are_played() {
+        assert!(parse_position(Variant::Standard, TWENTY_QUEENS).is_ok());
+        // The counts python-chess gives for the same position.
+        assert_eq!(
+            crate::perft_from_fen(Variant::Standard, TWENTY_QUEENS, 2),
+            Ok(6527)
+        );
+        let game = crate::Game::from_fen(Variant::Standard, TWENTY_QUEENS).unwrap();
+        assert_eq!(game.legal_moves().len(), 82);
+        // Nine knights and a full pawn row in crazyhouse, a tenth queen in atomic.
+        assert!(
+            parse_position(
+                Variant::Crazyhouse,
+                "k7/8/8/8/8/NNNNNNNN/PPPPPPPP/K6N[Q] w - - 0 1"
+            )
+            .is_ok()
+        );
+        assert!(parse_position(Variant::Atomic, TWENTY_QUEENS).is_ok());
+    }
+
+    #[test]
+    fn what_the_rules_cannot_play_is_still_refused() {
+        for (fen, why) in [
+            (
+                "5qqk/8/8/qqqqqqqq/QQQQQQQQ/8/8/QQQ5 w - - 0 1",
+                "a king is missing",
+            ),
+            (
+                "P4qqk/8/8/qqqqqqqq/QQQQQQQQ/8/8/KQQ5 w - - 0 1",
+                "a pawn stands",
+            ),
+            (
+                "5qqk/7Q/8/qqqqqqqq/QQQQQQQQ/8/8/KQQ5 w - - 0 1",
+                "the side not to move is in check",
+            ),
+        ] {
+            let err = error(fen);
+            assert!(err.contains(why), "{fen}: {err}");
+        }
     }
 
     #[test]

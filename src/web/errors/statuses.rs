@@ -8,6 +8,7 @@ use crate::usecases::analysis::AnalysisError;
 use crate::usecases::bughouse::MatchError;
 use crate::usecases::challenges::ChallengeError;
 use crate::usecases::email_settings::{ResendError, SettingsError};
+use crate::usecases::import::ImportError;
 use crate::usecases::leave::LeaveError;
 use crate::usecases::messages::MessageError;
 use crate::usecases::minesweeper::MinesError;
@@ -199,6 +200,15 @@ impl UseCaseError for TagError {
         match self {
             TagError::NoGame => "game not found".to_string(),
             other => other.to_string(),
+        }
+    }
+}
+
+impl UseCaseError for ImportError {
+    fn status(&self) -> StatusCode {
+        match self {
+            ImportError::UnknownUser(_) => StatusCode::NOT_FOUND,
+            ImportError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 }

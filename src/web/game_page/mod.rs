@@ -144,6 +144,8 @@ pub struct GamePage {
     analysis_offered: bool,
     /// The toolbar's Settings panel.
     settings: SettingsForm,
+    /// An imported game's origin as its PGN tells it ("Imported from PGN: Event, Site, Date").
+    imported: Option<String>,
     /// A move waiting for the player's confirmation (the action bar asks instead).
     confirm: Option<Preview>,
     /// Asking whether the player resigns: the message typed with it.
@@ -244,6 +246,7 @@ impl GamePage {
                 viewer.id.is_some(),
                 format!("/games/{}", record.game.id),
             ),
+            imported: record.imported.as_ref().map(imported_line),
             confirm: preview.cloned(),
             resign_question,
             analysis_offered: crate::usecases::analysis::offered_for(&record.game.variant),
@@ -346,3 +349,18 @@ pub async fn draw(
 /// About the size of a game page without its moves, and of one move in its move list.
 const PAGE_BYTES: usize = 32 * 1024;
 const MOVE_BYTES: usize = 96;
+
+/// "Imported from PGN: Event, Site, Date": the tags that say where the game was played (those
+/// the PGN gives).
+fn imported_line(imported: &crate::game::ImportedPlayers) -> String {
+    let said: Vec<&str> = ["Event", "Site", "Date"]
+        .into_iter()
+        .filter_map(|t| imported.tag(t))
+        .filter(|v| !v.trim().is_empty() && !v.starts_with('?'))
+        .collect();
+    if said.is_empty() {
+        "Imported from PGN.".to_string()
+    } else {
+        format!("Imported from PGN: {}.", said.join(", "))
+    }
+}

@@ -11,6 +11,9 @@ use crate::web::time_words::duration_text;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayerPanel {
     pub name: String,
+    /// The name is an account's, linked to its profile (an imported game's players are
+    /// plain names).
+    pub account: bool,
     /// The viewer plays this colour.
     pub you: bool,
     /// Time left in words; empty without a clock or once the game is over.
@@ -33,6 +36,7 @@ fn player_panel(standing: &Standing, viewer: &Viewer, color: Color) -> PlayerPan
     let started = standing.is_started();
     PlayerPanel {
         name: player.name.clone(),
+        account: player.account,
         you: viewer.color() == Some(color),
         clock: match player.seconds_left {
             Some(seconds) if started => duration_text(seconds),

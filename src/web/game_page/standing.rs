@@ -14,6 +14,8 @@ use crate::usecases::leave::on_leave_until;
 pub struct PlayerClock {
     /// The player's name, or "?" for an empty seat.
     pub name: String,
+    /// Whether the name is an account's (an imported game's players are names only).
+    pub account: bool,
     /// Seconds left now (the player to move counts down); `None` without a clock.
     pub seconds_left: Option<i64>,
     /// When their current leave ends, if they are on leave now.
@@ -25,6 +27,7 @@ impl PlayerClock {
         let seat = Seat::first_board(color);
         PlayerClock {
             name: record.name_of(seat).to_string(),
+            account: record.is_account(seat),
             seconds_left: seconds_left(record, seat, now),
             on_leave_until: record
                 .player(seat)
@@ -117,6 +120,7 @@ pub(crate) mod tests {
     pub(crate) fn running() -> Standing {
         let player = |name: &str| PlayerClock {
             name: name.to_string(),
+            account: true,
             seconds_left: Some(3 * 86_400),
             on_leave_until: None,
         };

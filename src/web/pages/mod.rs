@@ -9,6 +9,7 @@ mod dashboard;
 mod game;
 mod help;
 mod home;
+mod import;
 mod minesweeper;
 mod notifications;
 mod preferences;
@@ -78,6 +79,12 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route(
             "/challenges/{id}/cancel",
             web::post().to(challenges::cancel),
+        )
+        .service(
+            web::resource("/import")
+                .app_data(import::form_config())
+                .route(web::get().to(import::import_form))
+                .route(web::post().to(import::import)),
         )
         .route("/users/{name}", web::get().to(profile::show))
         .route(

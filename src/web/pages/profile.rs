@@ -53,6 +53,9 @@ pub struct GameLine {
     pub variant: String,
     pub white: String,
     pub black: String,
+    /// Linked to a profile only when the name is an account's.
+    pub white_account: bool,
+    pub black_account: bool,
     pub state: String,
     pub rated: bool,
     pub date: String,
@@ -106,6 +109,8 @@ fn game_line(g: &RecentGame) -> GameLine {
         variant: variant_label(&g.variant),
         white: g.white.clone(),
         black: g.black.clone(),
+        white_account: g.white_account,
+        black_account: g.black_account,
         state: match g.status.as_str() {
             "started" => "in progress".to_string(),
             "finished" => g.result.clone(),
