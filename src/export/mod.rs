@@ -1,8 +1,12 @@
-//! Exports of a stored game, for pages, the API, mail and the command line: its PGN and its FEN.
+//! Exports of a stored game, for pages, the API, mail and the command line: its PGN, its FEN
+//! and its pictures (SVG, PNG, animated GIF).
 
+mod bands;
 mod fen;
 mod pgn;
+pub mod raster;
 pub mod svg;
 
-pub use fen::{BoardAt, NoSuchPly, boards_at, fen_at, position_fen};
+pub use bands::{captions, two_player_captions};
+pub use fen::{BoardAt, NoSuchPly, board_of_game, boards_at, fen_at, position_fen};
 pub use pgn::{pgn_of, pgn_of_games};

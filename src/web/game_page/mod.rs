@@ -7,6 +7,7 @@ mod info;
 mod moves;
 mod players;
 mod settings;
+mod share;
 pub mod standing;
 mod status;
 mod tags;
@@ -143,6 +144,8 @@ pub struct GamePage {
     /// Whether the Analysis Board plays this variant (the tree itself is fetched by its
     /// owner's script, never drawn into the page).
     analysis_offered: bool,
+    /// What a shared link shows (the page's head).
+    og: share::OpenGraph,
     /// The toolbar's Settings panel.
     settings: SettingsForm,
     /// A move waiting for the player's confirmation (the action bar asks instead).
@@ -248,6 +251,11 @@ impl GamePage {
             confirm: preview.cloned(),
             resign_question,
             analysis_offered: crate::usecases::analysis::offered_for(&record.game.variant),
+            og: share::open_graph(
+                record,
+                &info::variant_panel(&record.game.variant).name,
+                input.public_url,
+            ),
             share_url: format!(
                 "{}/games/{}",
                 input.public_url.trim_end_matches('/'),
