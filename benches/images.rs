@@ -22,6 +22,8 @@ struct Sample {
     plies: u32,
     frames: usize,
     gif_ms: f64,
+    /// The fastest run: the best estimate when other work shares the machine.
+    gif_min_ms: f64,
     gif_bytes: usize,
     png_ms: f64,
     png_bytes: usize,
@@ -51,8 +53,8 @@ fn main() {
         corpus.display()
     );
     println!(
-        "{:<4} {:>5} {:>6} {:>9} {:>9} {:>10} {:>9} {:>9}",
-        "game", "plies", "frames", "GIF ms", "GIF KiB", "ms/frame", "PNG ms", "PNG KiB"
+        "{:<4} {:>5} {:>6} {:>9} {:>9} {:>9} {:>10} {:>9} {:>9}",
+        "game", "plies", "frames", "GIF ms", "min ms", "GIF KiB", "ms/frame", "PNG ms", "PNG KiB"
     );
     let mut samples = Vec::new();
     for (n, (game, captions)) in games.iter().enumerate() {
@@ -67,7 +69,9 @@ fn main() {
             std::fs::create_dir_all(dir).expect("the folder to write into");
             std::fs::write(dir.join(format!("game-{}.gif", n + 1)), &gif).expect("GIF written");
         }
-        let gif_ms = median((0..runs).map(|_| time(|| draw().len())).collect());
+        let gif_runs: Vec<f64> = (0..runs).map(|_| time(|| draw().len())).collect();
+        let gif_min_ms = gif_runs.iter().copied().fold(f64::INFINITY, f64::min);
+        let gif_ms = median(gif_runs);
         let last = vec![board_of_game(game, game.ply()).expect("the last position")];
         let png = position_png(&last, &style, captions).expect("a PNG");
         let png_ms = median(
@@ -80,16 +84,18 @@ fn main() {
             plies: game.ply(),
             frames: game.ply() as usize + 1,
             gif_ms,
+            gif_min_ms,
             gif_bytes: gif.len(),
             png_ms,
             png_bytes: png.len(),
         };
         println!(
-            "{:<4} {:>5} {:>6} {:>9.1} {:>9.1} {:>10.3} {:>9.2} {:>9.1}",
+            "{:<4} {:>5} {:>6} {:>9.1} {:>9.1} {:>9.1} {:>10.3} {:>9.2} {:>9.1}",
             sample.name,
             sample.plies,
             sample.frames,
             sample.gif_ms,
+            sample.gif_min_ms,
             kib(sample.gif_bytes),
             sample.gif_ms / sample.frames as f64,
             sample.png_ms,
@@ -108,13 +114,20 @@ fn main() {
         median(samples.iter().map(|s| s.png_ms).collect()),
         median(samples.iter().map(|s| kib(s.png_bytes)).collect()),
     );
+    let per_frame_min_ms = median(
+        samples
+            .iter()
+            .map(|s| s.gif_min_ms / s.frames as f64)
+            .collect(),
+    );
     println!(
-        "per frame: median {per_frame_ms:.3} ms; all games {:.2} KiB a frame ({} frames, {:.1} KiB); \
-         a 69-frame game at these rates: {:.1} ms, {:.0} KiB",
+        "per frame: median {per_frame_ms:.3} ms (fastest runs: {per_frame_min_ms:.3} ms); all games {:.2} KiB a frame ({} frames, {:.1} KiB); \
+         a 69-frame game at these rates: {:.1} ms ({:.1} ms), {:.0} KiB",
         kib(bytes) / frames as f64,
         frames,
         kib(bytes),
         per_frame_ms * 69.0,
+        per_frame_min_ms * 69.0,
         kib(bytes) / frames as f64 * 69.0,
     );
 }
