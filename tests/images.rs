@@ -398,6 +398,14 @@ fn pockets_and_both_boards_of_a_match_are_in_the_pictures(app: &TestApp) {
         game = r.body["game_id"].as_i64();
     }
     let m = game.unwrap();
+    // The match page's Share tab links both pictures.
+    let (_, page) = app.get_text(&format!("/games/{m}"));
+    for link in [
+        format!(r#"id="png-link" href="/games/{m}.png""#),
+        format!(r#"id="gif-link" href="/games/{m}.gif""#),
+    ] {
+        assert!(page.contains(&link), "no {link} on the match page");
+    }
     let (status, _, gif) = fetch(app, &format!("/games/{m}.gif"));
     assert_eq!(status, 200);
     assert_eq!(
