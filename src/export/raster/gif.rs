@@ -7,11 +7,13 @@ use std::borrow::Cow;
 use gif::{DisposalMethod, Encoder, EncodingError, Frame, Repeat};
 
 use super::frame::{Canvas, Rect};
+use super::lzw::Lzw;
 use super::palette::{Palette, TRANSPARENT};
 
 /// A GIF being written, with the picture its last frame left on the screen.
 pub struct Animation {
     encoder: Encoder<Vec<u8>>,
+    lzw: Lzw,
     screen: Vec<u8>,
     width: usize,
 }
@@ -26,17 +28,19 @@ impl Animation {
         let (w, h) = (dimension(first.width), dimension(first.height));
         let mut encoder = Encoder::new(Vec::with_capacity(256 * 1024), w, h, &palette.table())?;
         encoder.set_repeat(Repeat::Infinite)?;
+        let mut lzw = Lzw::default();
         let frame = Frame {
             width: w,
             height: h,
             delay: delay_cs,
             dispose: DisposalMethod::Keep,
-            buffer: Cow::Borrowed(&first.pixels),
+            buffer: Cow::Owned(lzw.encode(&first.pixels)),
             ..Frame::default()
         };
-        encoder.write_frame(&frame)?;
+        encoder.write_lzw_pre_encoded_frame(&frame)?;
         Ok(Animation {
             encoder,
+            lzw,
             screen: first.pixels.clone(),
             width: first.width,
         })
@@ -75,10 +79,10 @@ impl Animation {
             delay: delay_cs,
             dispose: DisposalMethod::Keep,
             transparent: Some(TRANSPARENT),
-            buffer: Cow::Owned(buffer),
+            buffer: Cow::Owned(self.lzw.encode(&buffer)),
             ..Frame::default()
         };
-        self.encoder.write_frame(&frame)
+        self.encoder.write_lzw_pre_encoded_frame(&frame)
     }
 
     /// The file.

@@ -7,6 +7,7 @@
 mod frame;
 mod gif;
 mod kit;
+mod lzw;
 mod palette;
 mod png;
 mod sprites;
