@@ -14,6 +14,7 @@ mod common;
 
 use common::{Browser, TestApp};
 use serde_json::{Value, json};
+use sha2::Digest as _;
 use slowfuse::clock::FixedClock;
 
 on_both_databases_at_t0!(
@@ -229,6 +230,25 @@ fn bad_placements_and_early_moves_are_refused_and_change_nothing(
 /// What a reader gets from a route, with the game's own id made neutral.
 fn answer(reader: &Reader, app: &TestApp, path: &str, g: i64) -> String {
     let path = path.replace("{g}", &g.to_string());
+    if path.contains(".png") || path.contains(".gif") {
+        // A raster picture: its bytes, each one (no id in it either).
+        let request = match reader {
+            Reader::Token(token) => app
+                .client
+                .get(format!("{}{path}", app.base))
+                .bearer_auth(token),
+            Reader::Browser(browser) => browser.client.get(format!("{}{path}", browser.base)),
+            Reader::Visitor => app.client.get(format!("{}{path}", app.base)),
+        };
+        let r = request.send().expect("request");
+        let status = r.status().as_u16();
+        let bytes = r.bytes().unwrap_or_default();
+        let digest: String = sha2::Sha256::digest(&bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        return format!("{status}\n{} bytes, SHA-256 {digest}", bytes.len());
+    }
     let (status, text) = match reader {
         Reader::Token(token) => {
             let r = app
@@ -266,7 +286,7 @@ enum Reader {
 }
 
 /// Every route a reader may ask about a game.
-const ROUTES: [&str; 17] = [
+const ROUTES: [&str; 20] = [
     "/api/v1/games/{g}",
     "/api/v1/games/{g}/bombs",
     "/api/v1/games/{g}/analysis",
@@ -282,6 +302,9 @@ const ROUTES: [&str; 17] = [
     "/games/{g}.fen?ply=0",
     "/games/{g}.svg",
     "/games/{g}.svg?ply=5&flip=1",
+    "/games/{g}.png",
+    "/games/{g}.png?ply=5&flip=1",
+    "/games/{g}.gif",
     "/games/{g}/plies.json",
     "/games/{g}/analysis.json",
 ];

@@ -3,7 +3,7 @@
 //! board only, never a bomb).
 
 use slowfuse_rules::bughouse::Board;
-use slowfuse_rules::{BoardArray, Color, Game};
+use slowfuse_rules::{BoardArray, Color, Game, Pockets};
 
 use crate::game::{GameRecord, RulesGame};
 
@@ -59,12 +59,28 @@ pub fn position_fen(
     }
 }
 
-/// One board as a picture shows it: its pieces, the last move's squares, the side at the
-/// bottom when not flipped.
+/// One board as a picture shows it: its pieces, the last move's squares, the squares its
+/// explosion (atomic) or blast (minesweeper) cleared, the pockets (crazyhouse, bughouse), the
+/// side at the bottom when not flipped.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardAt {
     pub pieces: BoardArray,
     pub last_move: Option<(u8, u8)>,
+    pub exploded: Vec<u8>,
+    pub pockets: Option<Pockets>,
     pub side: Color,
+}
+
+/// The board of a two-player game after `ply` moves, from White's side; `None` past the end.
+pub fn board_of_game(game: &Game, ply: u32) -> Option<BoardAt> {
+    let marks = game.marks_at(ply)?;
+    Some(BoardAt {
+        pieces: game.board_at(ply)?,
+        last_move: marks.from_to,
+        exploded: marks.exploded,
+        pockets: game.pockets_at(ply),
+        side: Color::White,
+    })
 }
 
 /// The boards of `game` after `ply` moves (`None`: now): one, or a bughouse match's two
@@ -79,12 +95,7 @@ pub fn boards_at(
     };
     Ok(match game {
         RulesGame::Chess(game) => {
-            let at = ply.unwrap_or(game.ply());
-            vec![BoardAt {
-                pieces: game.board_at(at).ok_or(no_such)?,
-                last_move: game.marks_at(at).and_then(|m| m.from_to),
-                side: Color::White,
-            }]
+            vec![board_of_game(game, ply.unwrap_or(game.ply())).ok_or(no_such)?]
         }
         RulesGame::Bughouse(game) => {
             let at = ply.unwrap_or(game.ply());
@@ -99,6 +110,8 @@ pub fn boards_at(
                 boards.push(BoardAt {
                     pieces: game.board_at(at, board).ok_or(no_such.clone())?,
                     last_move: last,
+                    exploded: Vec::new(),
+                    pockets: game.pockets_at(at, board),
                     side,
                 });
             }
@@ -108,13 +121,21 @@ pub fn boards_at(
             // What anyone may see: the public view holds no bomb.
             let public = game.public_view();
             let at = ply.unwrap_or(game.ply());
-            let last = at
-                .checked_sub(1)
-                .and_then(|i| public.moves.get(i as usize))
-                .and_then(|m| move_squares(&m.uci));
+            let played = at.checked_sub(1).and_then(|i| public.moves.get(i as usize));
+            // A blast is public: the squares whose pieces it took, and its own.
+            let exploded = played
+                .and_then(|m| m.blast.as_ref())
+                .map(|b| {
+                    let mut squares: Vec<u8> = b.removed.iter().map(|r| u8::from(r.0)).collect();
+                    squares.push(u8::from(b.square));
+                    squares
+                })
+                .unwrap_or_default();
             vec![BoardAt {
                 pieces: public.board_at(at).ok_or(no_such)?,
-                last_move: last,
+                last_move: played.and_then(|m| move_squares(&m.uci)),
+                exploded,
+                pockets: None,
                 side: Color::White,
             }]
         }

@@ -188,7 +188,7 @@ macro_rules! set_drawings {
 }
 
 /// Our drawing of a piece in a set (the files the page serves, built in).
-fn piece_drawing(set: &str, color: Color, role: Role) -> &'static str {
+pub(crate) fn piece_drawing(set: &str, color: Color, role: Role) -> &'static str {
     match set {
         "flat" => set_drawings!("flat/", color, role),
         "letters" => set_drawings!("letters/", color, role),

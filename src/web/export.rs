@@ -1,11 +1,13 @@
 //! The export routes: `/games/{id}.pgn` (a bughouse match's is BPGN, also at
-//! `/games/{id}.bpgn`), `/games/{id}.fen` and the picture `/games/{id}.svg`, served from
-//! `crate::export`.
+//! `/games/{id}.bpgn`), `/games/{id}.fen` and the pictures `/games/{id}.svg`, `.png` and the
+//! animated `.gif`, served from `crate::export`.
 
 use actix_web::{HttpResponse, web};
 use serde::Deserialize;
 
-use crate::export::{NoSuchPly, boards_at, pgn_of, position_fen};
+use crate::export::raster::{game_gif as draw_gif, position_png};
+use crate::export::svg::{Picture, Style, boards_svg, is_piece_set, theme_colours};
+use crate::export::{BoardAt, NoSuchPly, boards_at, captions, pgn_of, position_fen};
 use crate::game::{GameRecord, RulesGame, read_game, rules_game};
 use crate::web::AppState;
 use crate::web::errors::WebError;
@@ -15,6 +17,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/games/{id}.pgn", web::get().to(game_pgn))
         .route("/games/{id}.bpgn", web::get().to(game_bpgn))
         .route("/games/{id}.svg", web::get().to(game_svg))
+        .route("/games/{id}.png", web::get().to(game_png))
+        .route("/games/{id}.gif", web::get().to(game_gif))
         .route("/games/{id}.fen", web::get().to(game_fen));
 }
 
@@ -117,6 +121,69 @@ struct PictureQuery {
     highlight: Option<String>,
     theme: Option<String>,
     pieces: Option<String>,
+    /// The GIF's first and last ply and milliseconds a frame.
+    from: Option<String>,
+    to: Option<String>,
+    delay: Option<String>,
+}
+
+/// How a picture is asked to look, checked.
+struct Look {
+    theme: &'static str,
+    piece_set: &'static str,
+    coords: bool,
+    flipped: bool,
+    highlight: bool,
+}
+
+impl Look {
+    /// The query's look, or 400 for a theme or set that is none of ours.
+    fn of(query: &PictureQuery) -> Result<Look, WebError> {
+        use crate::usecases::preferences::{BOARD_THEMES, PIECE_SETS};
+        let theme = query.theme.as_deref().unwrap_or("green");
+        let theme = BOARD_THEMES
+            .iter()
+            .find(|t| **t == theme && theme_colours(t).is_some())
+            .copied()
+            .ok_or_else(|| {
+                WebError::BadRequest(format!("unknown theme: use {}", BOARD_THEMES.join(", ")))
+            })?;
+        let set = query.pieces.as_deref().unwrap_or("classic");
+        let piece_set = PIECE_SETS
+            .iter()
+            .find(|s| **s == set && is_piece_set(s))
+            .copied()
+            .ok_or_else(|| {
+                WebError::BadRequest(format!("unknown piece set: use {}", PIECE_SETS.join(", ")))
+            })?;
+        Ok(Look {
+            theme,
+            piece_set,
+            coords: query.coords.as_deref() != Some("0"),
+            flipped: query.flip.as_deref() == Some("1"),
+            highlight: query.highlight.as_deref() != Some("0"),
+        })
+    }
+
+    fn style(&self) -> Style<'static> {
+        Style {
+            theme: self.theme,
+            piece_set: self.piece_set,
+            coords: self.coords,
+        }
+    }
+
+    /// A board as this look shows it: flipped, the last move (and its explosion) marked or not.
+    fn board(&self, mut board: BoardAt) -> BoardAt {
+        if self.flipped {
+            board.side = !board.side;
+        }
+        if !self.highlight {
+            board.last_move = None;
+            board.exploded.clear();
+        }
+        board
+    }
 }
 
 /// `GET /games/{id}.svg?ply=N`: the position as a picture (a bughouse match's two boards side
@@ -127,40 +194,99 @@ async fn game_svg(
     path: web::Path<String>,
     query: web::Query<PictureQuery>,
 ) -> Result<HttpResponse, WebError> {
-    use crate::export::svg::{Picture, Style, boards_svg, is_piece_set, theme_colours};
-    let theme = query.theme.as_deref().unwrap_or("green");
-    if theme_colours(theme).is_none() {
-        return Err(WebError::BadRequest(format!(
-            "unknown theme: use {}",
-            crate::usecases::preferences::BOARD_THEMES.join(", ")
-        )));
-    }
-    let piece_set = query.pieces.as_deref().unwrap_or("classic");
-    if !is_piece_set(piece_set) {
-        return Err(WebError::BadRequest(format!(
-            "unknown piece set: use {}",
-            crate::usecases::preferences::PIECE_SETS.join(", ")
-        )));
-    }
+    let look = Look::of(&query)?;
     let (record, game) = game_in_path(&state, &path).await?;
     let ply = ply_of(query.ply.as_deref(), &record)?;
-    let flipped = query.flip.as_deref() == Some("1");
-    let highlight = query.highlight.as_deref() != Some("0");
     let boards: Vec<Picture> = boards_at(&record, &game, ply)?
         .into_iter()
-        .map(|b| Picture {
-            pieces: b.pieces,
-            last_move: b.last_move.filter(|_| highlight),
-            side: if flipped { !b.side } else { b.side },
+        .map(|b| {
+            let b = look.board(b);
+            Picture {
+                pieces: b.pieces,
+                last_move: b.last_move,
+                side: b.side,
+            }
         })
         .collect();
-    let style = Style {
-        theme,
-        piece_set,
-        coords: query.coords.as_deref() != Some("0"),
-    };
     Ok(HttpResponse::Ok()
         .content_type("image/svg+xml")
         .insert_header(("Cache-Control", "no-cache"))
-        .body(boards_svg(&boards, &style)))
+        .body(boards_svg(&boards, &look.style())))
+}
+
+/// `GET /games/{id}.png?ply=N`: the position as a PNG between the players and the result
+/// (pockets in the bands), with the options of the SVG.
+async fn game_png(
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    query: web::Query<PictureQuery>,
+) -> Result<HttpResponse, WebError> {
+    let look = Look::of(&query)?;
+    let (record, game) = game_in_path(&state, &path).await?;
+    let ply = ply_of(query.ply.as_deref(), &record)?;
+    let boards: Vec<BoardAt> = boards_at(&record, &game, ply)?
+        .into_iter()
+        .map(|b| look.board(b))
+        .collect();
+    let captions = captions(&record, &game);
+    let png = web::block(move || position_png(&boards, &look.style(), &captions))
+        .await
+        .map_err(WebError::internal)?
+        .map_err(WebError::internal)?;
+    Ok(HttpResponse::Ok()
+        .content_type("image/png")
+        .insert_header(("Cache-Control", "no-cache"))
+        .body(png))
+}
+
+/// Milliseconds a GIF frame is shown, unless asked otherwise; the range allowed.
+const DELAY_MS: u32 = 1000;
+const DELAYS_MS: std::ops::RangeInclusive<u32> = 100..=10_000;
+
+/// `GET /games/{id}.gif?from=A&to=B&delay=MS`: the game as an animated GIF, one frame for the
+/// start and one after each ply (or plies `from` to `to`), with the options of the SVG.
+async fn game_gif(
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    query: web::Query<PictureQuery>,
+) -> Result<HttpResponse, WebError> {
+    let look = Look::of(&query)?;
+    let delay = match query.delay.as_deref() {
+        None | Some("") => DELAY_MS,
+        Some(raw) => raw
+            .parse()
+            .ok()
+            .filter(|d| DELAYS_MS.contains(d))
+            .ok_or_else(|| {
+                WebError::BadRequest(format!(
+                    "delay must be a number of milliseconds from {} to {}",
+                    DELAYS_MS.start(),
+                    DELAYS_MS.end()
+                ))
+            })?,
+    };
+    let (record, game) = game_in_path(&state, &path).await?;
+    let last = u32::try_from(record.game.ply).unwrap_or(0);
+    let from = ply_of(query.from.as_deref(), &record)?.unwrap_or(0);
+    let to = ply_of(query.to.as_deref(), &record)?.unwrap_or(last);
+    if to > last || from > to {
+        return Err(WebError::BadRequest(format!(
+            "from and to must be plies from 0 to {last}, from not after to"
+        )));
+    }
+    let captions = captions(&record, &game);
+    let gif = web::block(move || {
+        let mut frames = Vec::with_capacity((to - from + 1) as usize);
+        for ply in from..=to {
+            let boards = boards_at(&record, &game, Some(ply)).map_err(WebError::from)?;
+            frames.push(boards.into_iter().map(|b| look.board(b)).collect());
+        }
+        draw_gif(&frames, &look.style(), &captions, delay).map_err(WebError::internal)
+    })
+    .await
+    .map_err(WebError::internal)??;
+    Ok(HttpResponse::Ok()
+        .content_type("image/gif")
+        .insert_header(("Cache-Control", "no-cache"))
+        .body(gif))
 }

@@ -26,6 +26,8 @@ pub struct BoardPanel {
     pub own_side: &'static str,
     /// Seen from the other side than the viewer's own (`?flip=1`).
     pub flipped: bool,
+    /// Whether Black is at the bottom of the board shown (the pictures' `flip`).
+    pub bottom_black: bool,
     pub my_turn: bool,
     /// `white` or `black`: the side to move in the game.
     pub turn: &'static str,
@@ -82,6 +84,7 @@ pub fn board_panel(
         can_move: rights.can_act,
         own_side: color_name(viewer.color().unwrap_or(Color::White)),
         flipped,
+        bottom_black: side == Color::Black,
         fen: game.fen_at(view_ply).unwrap_or_default(),
         theme: prefs.board_theme.clone(),
         piece_set: prefs.piece_set.clone(),
@@ -118,6 +121,17 @@ impl BoardPanel {
             self.legal.clear();
         }
         self
+    }
+
+    /// The picture links' options: the board as shown here (theme, pieces, coordinates, side).
+    pub fn picture_query(&self) -> String {
+        format!(
+            "theme={}&pieces={}{}{}",
+            self.theme,
+            self.piece_set,
+            if self.coordinates { "" } else { "&coords=0" },
+            if self.bottom_black { "&flip=1" } else { "" }
+        )
     }
 
     /// What the toolbar's links add to keep the side shown: `&flip=1` or nothing.

@@ -7,6 +7,7 @@ mod info;
 mod moves;
 mod players;
 mod settings;
+mod share;
 pub mod standing;
 mod status;
 mod tags;
@@ -142,6 +143,8 @@ pub struct GamePage {
     /// Whether the Analysis Board plays this variant (the tree itself is fetched by its
     /// owner's script, never drawn into the page).
     analysis_offered: bool,
+    /// What a shared link shows (the page's head).
+    og: share::OpenGraph,
     /// The toolbar's Settings panel.
     settings: SettingsForm,
     /// An imported game's origin as its PGN tells it ("Imported from PGN: Event, Site, Date").
@@ -250,6 +253,11 @@ impl GamePage {
             confirm: preview.cloned(),
             resign_question,
             analysis_offered: crate::usecases::analysis::offered_for(&record.game.variant),
+            og: share::open_graph(
+                record,
+                &info::variant_panel(&record.game.variant).name,
+                input.public_url,
+            ),
             share_url: format!(
                 "{}/games/{}",
                 input.public_url.trim_end_matches('/'),
