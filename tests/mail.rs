@@ -408,6 +408,13 @@ fn a_move_puts_one_correct_multipart_mail_into_the_smtp_servers_hands(env: &mut 
         html.contains('♙') && html.contains('♚'),
         "the board has pieces"
     );
+    // Under it the same position as a picture, from Bob's side, at the ply the mail is about.
+    assert!(
+        html.contains(&format!(
+            "href=\"{PUBLIC_URL}/games/{g}.png?ply=1&#38;flip=1\""
+        )),
+        "{html}"
+    );
     assert!(html.contains("Unsubscribe from these mails"));
 
     // Once: later passes send nothing more.

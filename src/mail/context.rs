@@ -66,6 +66,25 @@ pub(super) fn game_url(ctx: &Context, record: &GameRecord) -> String {
     ctx.url(&format!("/games/{}", record.game.id))
 }
 
+/// The game's position now as a picture (its PNG at the current ply, so the mail keeps showing
+/// the position it was written about), from `side`'s point of view; a bughouse match's two
+/// boards as the match page draws them.
+pub(super) fn picture_url(
+    ctx: &Context,
+    record: &GameRecord,
+    side: slowfuse_rules::Color,
+) -> String {
+    let flip = if side == slowfuse_rules::Color::Black && record.boards.len() == 1 {
+        "&flip=1"
+    } else {
+        ""
+    };
+    ctx.url(&format!(
+        "/games/{}.png?ply={}{flip}",
+        record.game.id, record.game.ply
+    ))
+}
+
 /// A mail kind's body, or `why` it is not to be sent when there is none.
 pub(super) fn boxed<T: EmailBody + 'static>(
     mail: Option<T>,

@@ -22,6 +22,9 @@ pub struct Diagram {
     pub text: String,
     /// Crazyhouse: the pieces in hand, e.g. `In hand — White: Q N; Black: nothing`.
     pub pockets: Option<String>,
+    /// The address of the same position as a picture (the game's PNG at that ply), linked
+    /// under the HTML board.
+    pub picture: Option<String>,
 }
 
 /// Draws the board part of `fen` (the first field; promotion marks are left out) from `side`'s
@@ -73,6 +76,17 @@ pub fn diagram(fen: &str, side: Color) -> Diagram {
         files: file_letters,
         text,
         pockets,
+        picture: None,
+    }
+}
+
+impl Diagram {
+    /// The diagram with a link to `url`, its position as a picture.
+    pub fn with_picture(self, url: String) -> Diagram {
+        Diagram {
+            picture: Some(url),
+            ..self
+        }
     }
 }
 

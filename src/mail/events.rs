@@ -4,7 +4,7 @@
 use chrono::NaiveDateTime;
 use slowfuse_rules::Color;
 
-use super::context::{Body, ComposeFailure, Context, boxed, game_url};
+use super::context::{Body, ComposeFailure, Context, boxed, game_url, picture_url};
 use super::diagram::diagram;
 use super::messages::*;
 use super::notices::{challenge_received, opponent_on_leave, verify_email};
@@ -94,7 +94,7 @@ fn your_turn(ctx: &Context, user: &User, record: &GameRecord) -> Option<YourTurn
             .map(|m| numbered_move(m.ply, &m.san))
             .unwrap_or_else(|| "the first move".to_string()),
         comment: last.and_then(|m| m.comment.clone()),
-        diagram: diagram(&board.fen, seat.color),
+        diagram: diagram(&board.fen, seat.color).with_picture(picture_url(ctx, record, seat.color)),
         deadline: board.deadline_at.map(|d| local_words(d, user)),
         footer: ctx.footer(
             user.id,
@@ -139,7 +139,7 @@ fn game_over(ctx: &Context, user: &User, record: &GameRecord) -> Option<GameOver
         result: record.game.result.clone(),
         termination,
         last_move: last_move(record),
-        diagram: diagram(&record.first_board().fen, color),
+        diagram: diagram(&record.first_board().fen, color).with_picture(picture_url(ctx, record, color)),
         footer: ctx.footer(
             user.id,
             Kind::GameOver,
@@ -177,7 +177,7 @@ fn draw_offered(
         game_url: game_url(ctx, record),
         variant: variant_name(&record.game.variant),
         message,
-        diagram: diagram(&record.first_board().fen, color),
+        diagram: diagram(&record.first_board().fen, color).with_picture(picture_url(ctx, record, color)),
         footer: ctx.footer(
             user.id,
             Kind::DrawOffered,
@@ -275,7 +275,7 @@ fn low_time(
         time_left: time_left_words(now, deadline),
         deadline: local_words(deadline, user),
         last_move: last_move(record),
-        diagram: diagram(&record.first_board().fen, color),
+        diagram: diagram(&record.first_board().fen, color).with_picture(picture_url(ctx, record, color)),
         footer: ctx.footer(
             user.id,
             Kind::LowTime,
