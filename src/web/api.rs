@@ -22,6 +22,7 @@ use crate::web::game_page::standing::{PlayerClock, Standing};
 
 pub mod analysis;
 mod bughouse;
+mod computer;
 mod messages;
 mod minesweeper;
 mod notifications;
@@ -56,6 +57,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .route("/challenges", web::post().to(create_challenge))
             .route("/challenges/{id}/accept", web::post().to(accept_challenge))
             .route("/challenges/{id}/cancel", web::post().to(cancel_challenge))
+            .route(
+                "/computer-games",
+                web::post().to(computer::create_computer_game),
+            )
             .route("/games/{id}", web::get().to(get_game))
             .route("/games/{id}/moves", web::post().to(post_move))
             .route("/games/{id}/actions", web::post().to(post_action))
@@ -639,7 +644,7 @@ async fn post_action(
         .ok_or_else(|| {
             ApiError::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
-                "action must be one of resign, offer_draw, accept_draw, decline_draw, claim_draw, claim_timeout, give_time, withdraw_draw, comment, kibitz (moves go to /moves, conditional moves to /conditional)",
+                "action must be one of resign, offer_draw, accept_draw, decline_draw, claim_draw, claim_timeout, give_time, withdraw_draw, takeback, comment, kibitz (moves go to /moves, conditional moves to /conditional)",
             )
         })?;
     let ply = match (&action, b.ply) {
@@ -673,6 +678,7 @@ async fn run_action(
     let record = state
         .db(move |c| play::act(c, &records, now, max, &req))
         .await??;
+    state.wake_computer();
     game_answer(&state, record, Some(viewer)).await
 }
 

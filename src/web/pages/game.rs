@@ -94,6 +94,7 @@ fn done_text(action: &Action, record: &GameRecord, me: i64, ply: i32) -> String 
         Action::WithdrawDraw => "You withdrew your draw offer.".into(),
         Action::Comment => "Your comment is posted.".into(),
         Action::GiveTime(days) => format!("You gave your opponent {} more days.", days.trim()),
+        Action::Takeback => "Your last move is taken back: your move.".into(),
     }
 }
 
@@ -191,6 +192,7 @@ pub async fn act(
     };
     match outcome {
         Ok(record) => {
+            state.wake_computer();
             session::flash(&session, "info", done_text(&action, &record, me, form.ply));
             let moved = matches!(action, Action::Move(_) | Action::MoveAndOfferDraw(_));
             if form.then.as_deref() == Some("next") && moved {
