@@ -6,7 +6,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::TestApp;
+use common::{Backend, Options, TestApp, spawn_app_with};
 use serde_json::{Value, json};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position};
@@ -330,4 +330,59 @@ fn the_home_page_form_starts_a_game_against_the_computer(app: &TestApp) {
     let page = visitor.post("/computer-games", &sent);
     assert_eq!(page.status, 303);
     assert!(page.location.unwrap().starts_with("/login"));
+}
+
+/// With the worker running at a long interval, only the wake-up after the player's move can
+/// bring the computer's reply within seconds.
+mod with_worker {
+    use super::*;
+
+    fn app(backend: Backend) -> Option<TestApp> {
+        let options = Options {
+            worker_interval: Some(600),
+            ..Options::default()
+        };
+        spawn_app_with(backend, options)
+    }
+
+    #[test]
+    fn sqlite() {
+        if let Some(app) = app(Backend::Sqlite) {
+            a_move_on_the_game_page_comes_back_with_the_computers_reply(&app);
+        }
+    }
+
+    #[test]
+    fn postgres() {
+        if let Some(app) = app(Backend::Postgres) {
+            a_move_on_the_game_page_comes_back_with_the_computers_reply(&app);
+        }
+    }
+}
+
+fn a_move_on_the_game_page_comes_back_with_the_computers_reply(app: &TestApp) {
+    let jo = app.user("joan");
+    let g = new_game(
+        app,
+        &jo,
+        json!({"variant": "crazyhouse", "color": "white", "level": "hard"}),
+    );
+    let browser = app.logged_in("joan");
+    let path = format!("/games/{g}");
+    let csrf = browser.csrf(&path);
+    let page = browser.post(
+        &path,
+        &[
+            ("csrf_token", &csrf),
+            ("ply", "0"),
+            ("action", "move"),
+            ("move", "e4"),
+        ],
+    );
+    assert_eq!(page.status, 303, "{}", page.body);
+    let j = game_json(app, g);
+    assert_eq!(j["ply"], 2, "the reply is there when the page opens: {j}");
+    let shown = browser.get(&path);
+    let reply = j["sans"][1].as_str().unwrap();
+    assert!(shown.body.contains(reply), "{reply} on the page");
 }

@@ -152,6 +152,20 @@ pub fn start_computer_game(
     })
 }
 
+/// Whether the computer is to move in the running game `game_id`.
+pub fn computer_to_move(conn: &mut DbConnection, game_id: i64) -> QueryResult<bool> {
+    let found: i64 = game_players::table
+        .inner_join(games::table.inner_join(game_boards::table))
+        .inner_join(computer_players::table.on(computer_players::user_id.eq(game_players::user_id)))
+        .filter(games::id.eq(game_id))
+        .filter(games::status.eq(GameStatus::Started.as_str()))
+        .filter(game_boards::board.eq(game_players::board))
+        .filter(game_boards::turn.eq(game_players::color))
+        .count()
+        .get_result(conn)?;
+    Ok(found > 0)
+}
+
 /// A game where the computer's account `user_id` is to act at `level`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ComputerTurn {
