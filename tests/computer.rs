@@ -319,7 +319,7 @@ fn the_home_page_form_starts_a_game_against_the_computer(app: &TestApp) {
         .unwrap_or_else(|| panic!("{location}"));
     let shown = browser.get(&location);
     assert_eq!(shown.status, 200);
-    assert!(shown.body.contains("computer-easy"), "{}", shown.body);
+    assert!(shown.body.contains("Computer (Easy)"), "{}", shown.body);
     computer_pass(app);
     assert_eq!(game_json(app, g)["ply"], 1, "the computer opened as White");
     // A visitor is sent to log in first.
@@ -385,4 +385,18 @@ fn a_move_on_the_game_page_comes_back_with_the_computers_reply(app: &TestApp) {
     let shown = browser.get(&path);
     let reply = j["sans"][1].as_str().unwrap();
     assert!(shown.body.contains(reply), "{reply} on the page");
+    assert!(shown.body.contains("Computer (Hard)"), "{}", shown.body);
+    // Taking back from the page's actions: both moves go, the player is to move again.
+    assert!(shown.body.contains(r#"value="takeback""#));
+    let csrf = browser.csrf(&path);
+    let page = browser.post(
+        &path,
+        &[("csrf_token", &csrf), ("ply", "2"), ("action", "takeback")],
+    );
+    assert_eq!(page.status, 303, "{}", page.body);
+    assert_eq!(game_json(app, g)["ply"], 0);
+    assert!(
+        !browser.get(&path).body.contains(r#"value="takeback""#),
+        "nothing left to take back"
+    );
 }

@@ -75,16 +75,6 @@ pub fn computer_account(conn: &mut DbConnection, level: Level) -> Result<i64, Co
         .ok_or(ComputerError::NoAccount(level.as_str()))
 }
 
-/// The name shown for a computer account: "Computer (Easy)"; `None` for a person.
-pub fn display_name(level: &str) -> Option<&'static str> {
-    match level {
-        "easy" => Some("Computer (Easy)"),
-        "medium" => Some("Computer (Medium)"),
-        "hard" => Some("Computer (Hard)"),
-        _ => None,
-    }
-}
-
 /// Starts a casual game without a clock between `user_id` and the computer at the level asked
 /// for; a minesweeper game starts with its setup (the computer places its bombs on its next
 /// turn). Returns the game's id.
