@@ -6,7 +6,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{Backend, Options, TestApp, spawn_app_with};
+use common::{Backend, Options, TestApp, spawn_app_with, spawn_app_with_env};
 use serde_json::{Value, json};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position};
@@ -21,6 +21,7 @@ on_both_databases!(
     bad_requests_are_refused_with_a_clear_message,
     a_minesweeper_game_against_the_computer_gets_past_the_setup,
     the_home_page_form_starts_a_game_against_the_computer,
+    the_computer_fills_the_empty_seats_of_a_bughouse_match,
 );
 
 /// One pass of the computer's job, as the worker runs it.
@@ -399,4 +400,79 @@ fn a_move_on_the_game_page_comes_back_with_the_computers_reply(app: &TestApp) {
         !browser.get(&path).body.contains(r#"value="takeback""#),
         "nothing left to take back"
     );
+}
+
+/// Two instances on one PostgreSQL database, each running the worker every second: every turn
+/// of the computer is played once, whichever instance the player's move reached.
+#[test]
+fn two_instances_on_one_postgres_database_answer_each_move_once() {
+    let every_second = || Options {
+        worker_interval: Some(1),
+        ..Options::default()
+    };
+    let Some(one) = spawn_app_with(Backend::Postgres, every_second()) else {
+        return;
+    };
+    let same_database = vec![("DATABASE_URL".to_string(), one.database_url.clone())];
+    let two = spawn_app_with_env(Backend::Postgres, every_second(), same_database)
+        .expect("a second instance");
+    let kim = one.user("kim");
+    let games: Vec<i64> = (0..4)
+        .map(|i| {
+            let g = new_game(
+                &one,
+                &kim,
+                json!({"variant": "standard", "color": "white", "level": "medium"}),
+            );
+            // Half the moves reach the other instance.
+            let app = if i % 2 == 0 { &one } else { &two };
+            assert_eq!(app.play(g, &kim, "e4", 0).status, 200);
+            g
+        })
+        .collect();
+    let answered = |g: i64| game_json(&one, g)["ply"] == 2;
+    let started = Instant::now();
+    while !games.iter().all(|&g| answered(g)) {
+        assert!(
+            started.elapsed() < Duration::from_secs(15),
+            "every move answered within seconds"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // Both instances keep passing: nothing more is played.
+    std::thread::sleep(Duration::from_millis(2500));
+    for g in games {
+        let j = game_json(&two, g);
+        assert_eq!(j["ply"], 2, "{j}");
+        assert_eq!(j["moves"].as_array().unwrap().len(), 2);
+        assert_eq!(j["turn"], "white");
+    }
+}
+
+fn the_computer_fills_the_empty_seats_of_a_bughouse_match(app: &TestApp) {
+    let lou = app.user("lou");
+    let r = app.post(
+        "/api/v1/challenges",
+        Some(&lou),
+        json!({"variant": "bughouse", "seat": "A1", "time_control": "none", "fill_with_computer": "easy"}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let g = r.body["game_id"]
+        .as_i64()
+        .expect("the match starts at once");
+    // Board b: the computer plays both sides; board a: it answers lou.
+    computer_pass(app);
+    let r = app.post(
+        &format!("/api/v1/games/{g}/moves"),
+        Some(&lou),
+        json!({"move": "e4", "ply": 0, "board": "a"}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    for _ in 0..3 {
+        computer_pass(app);
+    }
+    let j = game_json(app, g);
+    let plies = |board: &str| j["boards"][board]["ply"].as_i64().unwrap_or(-1);
+    assert_eq!(plies("a"), 2, "the computer answered on board a: {j}");
+    assert!(plies("b") >= 2, "the computer plays board b: {j}");
 }

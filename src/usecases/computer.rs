@@ -7,20 +7,26 @@
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use slowfuse_engine::{EngineError, EnginePosition, Level, Limits, best_move};
+use slowfuse_rules::bughouse::Seat as BughouseSeat;
 use slowfuse_rules::{Color, TimeControl, Variant};
 
 use crate::db::DbConnection;
 use crate::game::clock::to_columns;
+use crate::game::rules::board_of;
 use crate::game::rules::{BUGHOUSE, MINESWEEPER};
-use crate::game::{CorruptGame, GameStatus, RecordCache, read_game_cached};
+use crate::game::{CorruptGame, GameRecord, GameStatus, RecordCache, read_game_cached};
 use crate::models::{Challenge, NewChallenge};
 use crate::random::Random;
 use crate::schema::{challenges, computer_players, game_boards, game_players, games};
+use crate::usecases::bughouse::{MatchAction, MatchError, MatchRequest, act_in_match};
 use crate::usecases::challenges::{
     ChallengeError, ChallengeKind, OFFERED_VARIANTS, random_token, start_game,
 };
 use crate::usecases::minesweeper::{DEFAULT_SETUP_HOURS, MinesError, place_rest_at_random};
 use crate::usecases::play::{Action, ActionRequest, PlayError, act};
+use crate::usecases::seats::{
+    SeatChoice, SeatedChallenge, SeatedChallengeRequest, create_seated_challenge, take_seat,
+};
 
 /// The most positions the Hard level looks at for one move (Easy and Medium stop sooner by
 /// their own caps): a fraction of a second in an optimised build.
@@ -54,6 +60,8 @@ pub enum ComputerError {
     #[error(transparent)]
     Minesweeper(#[from] MinesError),
     #[error(transparent)]
+    Match(#[from] MatchError),
+    #[error(transparent)]
     Corrupt(#[from] CorruptGame),
     #[error(transparent)]
     Db(#[from] diesel::result::Error),
@@ -65,14 +73,56 @@ pub fn parse_level(name: &str) -> Option<Level> {
     Level::ALL.into_iter().find(|l| l.as_str() == name)
 }
 
-/// The account that plays `level`.
-pub fn computer_account(conn: &mut DbConnection, level: Level) -> Result<i64, ComputerError> {
-    computer_players::table
+/// The accounts that play `level`, the first one first (a bughouse match seats several).
+pub fn computer_accounts(conn: &mut DbConnection, level: Level) -> Result<Vec<i64>, ComputerError> {
+    let ids: Vec<i64> = computer_players::table
         .filter(computer_players::level.eq(level.as_str()))
+        .order(computer_players::user_id.asc())
         .select(computer_players::user_id)
-        .first(conn)
-        .optional()?
-        .ok_or(ComputerError::NoAccount(level.as_str()))
+        .load(conn)?;
+    if ids.is_empty() {
+        return Err(ComputerError::NoAccount(level.as_str()));
+    }
+    Ok(ids)
+}
+
+/// The account that plays `level` in a two-player game.
+pub fn computer_account(conn: &mut DbConnection, level: Level) -> Result<i64, ComputerError> {
+    Ok(computer_accounts(conn, level)?[0])
+}
+
+/// Creates a bughouse challenge as `seats::create_seated_challenge` does, then seats the
+/// computer at `level` in every seat nobody was invited to (one account a seat); when that
+/// fills the fourth seat the match starts. Returns the challenge as it then stands and the
+/// match's id once started.
+pub fn create_seated_with_computer(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    creator_id: i64,
+    req: &SeatedChallengeRequest,
+    level: &str,
+) -> Result<(SeatedChallenge, Option<i64>), ComputerError> {
+    let level = parse_level(level).ok_or(ComputerError::UnknownLevel)?;
+    let accounts = computer_accounts(conn, level)?;
+    crate::db::write_transaction(conn, |conn| {
+        let mut seated = create_seated_challenge(conn, now, creator_id, req)?;
+        let free: Vec<BughouseSeat> = seated
+            .free_seats()
+            .filter(|s| s.invited.is_none())
+            .map(|s| s.seat)
+            .collect();
+        if free.len() > accounts.len() {
+            return Err(ComputerError::NoAccount(level.as_str()));
+        }
+        let mut game_id = None;
+        let token = seated.challenge.share_token.clone();
+        for (seat, account) in free.into_iter().zip(accounts) {
+            let id = seated.challenge.id;
+            (seated, game_id) =
+                take_seat(conn, now, id, account, SeatChoice::Seat(seat), Some(&token))?;
+        }
+        Ok((seated, game_id))
+    })
 }
 
 /// Starts a casual game without a clock between `user_id` and the computer at the level asked
@@ -237,8 +287,7 @@ pub fn play_computer_turn(
         return Ok(None);
     };
     if record.game.variant == BUGHOUSE {
-        // Not seated by the computer yet: a match is played by people only.
-        return Ok(None);
+        return play_match_turn(conn, now, &record, turn, (level, limits));
     }
     let minesweeper = record.game.variant == MINESWEEPER;
     if record.status == GameStatus::Setup && minesweeper {
@@ -289,6 +338,50 @@ pub fn play_computer_turn(
                 MinesError::Stale { .. } | MinesError::NotYourTurn | MinesError::GameOver,
             ),
         ) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The computer's turn on its board of a bughouse match (played as crazyhouse with the pieces
+/// in hand the match gives it), stored through `bughouse::act_in_match` at the board's ply.
+fn play_match_turn(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    record: &GameRecord,
+    turn: &ComputerTurn,
+    (level, limits): (Level, &Limits),
+) -> Result<Option<ComputerAction>, ComputerError> {
+    let Some(seat) = record.seat_of(turn.user_id) else {
+        return Ok(None);
+    };
+    let Some(board) = record.board(seat.board) else {
+        return Ok(None);
+    };
+    if !record.is_started() || board.turn != seat.color {
+        return Ok(None);
+    }
+    let game = record.bughouse_game()?;
+    let Ok(position) = EnginePosition::from_bughouse(&game, board_of(seat.board)) else {
+        return Ok(None);
+    };
+    let seed = (turn.game_id as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ ((record.game.ply as u64) << 1 | seat.board as u64);
+    let uci = match best_move(&position, level, limits, seed) {
+        Ok(found) => found.uci,
+        Err(EngineError::GameOver) => return Ok(None),
+    };
+    let req = MatchRequest {
+        game_id: turn.game_id,
+        user_id: turn.user_id,
+        board: Some(board_of(seat.board)),
+        ply: Some(board.ply),
+        action: MatchAction::Move(uci.clone()),
+    };
+    match act_in_match(conn, now, 0, &req) {
+        Ok(_) => Ok(Some(ComputerAction::Moved(uci))),
+        Err(MatchError::Stale { .. } | MatchError::NotYourTurn(_) | MatchError::GameOver) => {
+            Ok(None)
+        }
         Err(e) => Err(e.into()),
     }
 }

@@ -242,6 +242,10 @@ struct ChallengeBody {
     /// Bughouse: seats offered to players by name, `{"B1":"bob"}`.
     #[serde(default)]
     invite: Option<std::collections::BTreeMap<String, String>>,
+    /// Bughouse: the computer's level (`easy`, `medium`, `hard`) for every seat nobody is
+    /// invited to.
+    #[serde(default)]
+    fill_with_computer: Option<String>,
     #[serde(default)]
     time_control: Option<String>,
     #[serde(default)]
@@ -291,6 +295,19 @@ async fn create_challenge(
     if b.variant.trim() == crate::game::rules::BUGHOUSE {
         let flags = (b.link_only, b.rated, b.auto_flag.unwrap_or(true), b.private);
         let req = bughouse::seated_request(b.seat, time, b.invite, flags);
+        if let Some(level) = b.fill_with_computer {
+            let (seated, game_id) = state
+                .db(move |c| {
+                    crate::usecases::computer::create_seated_with_computer(
+                        c, now, user.id, &req, &level,
+                    )
+                })
+                .await??;
+            state.wake_computer();
+            let mut answer = bughouse::created_json(&seated, &link(&seated.challenge.share_token));
+            answer["game_id"] = json!(game_id);
+            return Ok(HttpResponse::Created().json(answer));
+        }
         let seated = state
             .db(move |c| crate::usecases::seats::create_seated_challenge(c, now, user.id, &req))
             .await??;

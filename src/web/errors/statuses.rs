@@ -168,6 +168,7 @@ impl UseCaseError for ComputerError {
             ComputerError::Challenge(e) => e.status(),
             ComputerError::Play(e) => e.status(),
             ComputerError::Minesweeper(e) => e.status(),
+            ComputerError::Match(e) => e.status(),
             ComputerError::Corrupt(_) | ComputerError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
