@@ -71,6 +71,13 @@ diesel::table! {
 }
 
 diesel::table! {
+    computer_players (user_id) {
+        user_id -> Int8,
+        level -> Text,
+    }
+}
+
+diesel::table! {
     conditional_moves (id) {
         id -> Int8,
         game_id -> Int8,
@@ -307,6 +314,7 @@ diesel::joinable!(api_tokens -> users (user_id));
 diesel::joinable!(book_moves -> games (game_id));
 diesel::joinable!(challenge_seats -> challenges (challenge_id));
 diesel::joinable!(challenges -> games (game_id));
+diesel::joinable!(computer_players -> users (user_id));
 diesel::joinable!(conditional_moves -> games (game_id));
 diesel::joinable!(conditional_moves -> users (user_id));
 diesel::joinable!(email_preferences -> users (user_id));
@@ -336,6 +344,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     book_moves,
     challenge_seats,
     challenges,
+    computer_players,
     conditional_moves,
     email_preferences,
     game_boards,

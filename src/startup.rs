@@ -59,10 +59,12 @@ impl Application {
             random,
             signer: crate::mail::Signer::from_secret(key.master()),
             records: Arc::default(),
+            computer_wakeup: Arc::default(),
         };
         let server = run(listener, state.clone(), key)?;
         if state.settings.worker.enabled {
             actix_web::rt::spawn(crate::worker::run_worker(state.clone()));
+            actix_web::rt::spawn(crate::worker::run_computer(state.clone()));
         }
         Ok(Application {
             port,

@@ -1,12 +1,15 @@
 //! The background worker: at a fixed interval, ends the minesweeper setups whose time ran out
 //! (the missing bombs placed at random), ends the games whose time ran out, queues the
 //! "time running low" mails and the daily digests that became due, sends the mail that is
-//! due, and deletes old finished mail.
+//! due, and deletes old finished mail. Beside it, the computer opponent's loop: it takes the
+//! computer's turns as soon as a player on this instance acts (`AppState::wake_computer`), and
+//! at the same interval in any case (turns whose player acted on another instance).
 
 use std::time::Duration;
 
 use crate::mail::{MailReport, deliver_due};
 use crate::usecases::clocks::{Expiry, expire_overdue_games};
+use crate::usecases::computer::{ComputerAction, HARD_NODES, computer_turns, play_computer_turn};
 use crate::usecases::minesweeper::finish_overdue_setups;
 use crate::usecases::{digest, notify, outbox};
 use crate::web::AppState;
@@ -75,4 +78,50 @@ pub async fn send_mail_once(state: &AppState) -> anyhow::Result<MailReport> {
             deliver_due(conn, now, &settings, &signer)
         })
         .await?
+}
+
+/// The longest the computer thinks about one move, whatever the node budget: a safety net for
+/// a loaded machine (the node budget decides the move; this only cuts it short).
+const MAX_THINK: Duration = Duration::from_secs(5);
+
+/// Runs forever on the server's runtime: a computer pass when woken, and every
+/// `worker.interval_seconds` anyway.
+pub async fn run_computer(state: AppState) {
+    let period = Duration::from_secs(state.settings.worker.interval_seconds.max(1));
+    loop {
+        // Woken or timed out: either way, a pass.
+        let _ = actix_web::rt::time::timeout(period, state.computer_wakeup.notified()).await;
+        match play_computer_once(&state).await {
+            Ok(done) if !done.is_empty() => log::info!("the computer acted: {done:?}"),
+            Ok(_) => {}
+            Err(e) => log::error!("computer pass failed: {e:#}"),
+        }
+    }
+}
+
+/// One computer pass: every game where the computer is to act gets its move (or, in a
+/// minesweeper setup, its bombs), each game on its own; a turn another instance took first is
+/// left alone. Returns what was done, by game.
+pub async fn play_computer_once(state: &AppState) -> anyhow::Result<Vec<(i64, ComputerAction)>> {
+    let turns = state.db(computer_turns).await??;
+    let mut done = Vec::new();
+    for turn in turns {
+        let now = state.now();
+        let (random, records) = (state.random.clone(), state.records.clone());
+        let game_id = turn.game_id;
+        let acted = state
+            .db(move |conn| {
+                let started = std::time::Instant::now();
+                let stop = move || started.elapsed() > MAX_THINK;
+                let limits = slowfuse_engine::Limits::nodes(HARD_NODES).with_stop(&stop);
+                play_computer_turn(conn, &records, now, &*random, &turn, &limits)
+            })
+            .await?;
+        match acted {
+            Ok(Some(action)) => done.push((game_id, action)),
+            Ok(None) => {}
+            Err(e) => log::error!("the computer could not act in game {game_id}: {e}"),
+        }
+    }
+    Ok(done)
 }

@@ -12,7 +12,9 @@ use super::seat::{Seat, parse_color};
 use super::status::GameStatus;
 use crate::db::DbConnection;
 use crate::models::{Game, GameBoard, GameMessage, Move};
-use crate::schema::{game_boards, game_messages, game_players, games, moves, users};
+use crate::schema::{
+    computer_players, game_boards, game_messages, game_players, games, moves, users,
+};
 
 /// A player in their seat.
 #[derive(Clone, Debug)]
@@ -24,12 +26,24 @@ pub struct SeatedPlayer {
     pub time_left_seconds: Option<i64>,
     /// The player's booked leave (their clocks stand still then).
     pub leave: Vec<LeavePeriod>,
+    /// The level (`easy`, `medium`, `hard`) when the player is a computer account.
+    pub computer_level: Option<String>,
 }
 
 impl SeatedPlayer {
     /// The colour the player plays on their board.
     pub fn color(&self) -> Color {
         self.seat.color
+    }
+
+    /// The name the pages show: "Computer (Easy)" for a computer account, else the username.
+    pub fn shown_name(&self) -> String {
+        match self.computer_level.as_deref() {
+            Some("easy") => "Computer (Easy)".to_string(),
+            Some("medium") => "Computer (Medium)".to_string(),
+            Some("hard") => "Computer (Hard)".to_string(),
+            _ => self.username.clone(),
+        }
     }
 }
 
@@ -102,6 +116,14 @@ impl GameRecord {
     /// The player in one seat.
     pub fn player(&self, seat: Seat) -> Option<&SeatedPlayer> {
         self.players.iter().find(|p| p.seat == seat)
+    }
+
+    /// The name the pages show for one seat: [`SeatedPlayer::shown_name`], else as [`Self::name_of`].
+    pub fn shown_name_of(&self, seat: Seat) -> String {
+        match self.player(seat) {
+            Some(p) => p.shown_name(),
+            None => self.name_of(seat).to_string(),
+        }
     }
 
     /// The name of the player in one seat: their account's, else the name an imported game's
@@ -295,6 +317,7 @@ pub fn read_game(conn: &mut DbConnection, game_id: i64) -> QueryResult<Option<Ga
 fn load_players(conn: &mut DbConnection, game_id: i64) -> QueryResult<Vec<SeatedPlayer>> {
     let rows = game_players::table
         .inner_join(users::table)
+        .left_join(computer_players::table.on(computer_players::user_id.eq(users::id)))
         .filter(game_players::game_id.eq(game_id))
         .order((game_players::board.asc(), game_players::color.desc()))
         .select((
@@ -303,28 +326,32 @@ fn load_players(conn: &mut DbConnection, game_id: i64) -> QueryResult<Vec<Seated
             game_players::board,
             game_players::color,
             game_players::time_left_seconds,
+            computer_players::level.nullable(),
         ))
-        .load::<(i64, String, i32, String, Option<i64>)>(conn)?;
+        .load::<(i64, String, i32, String, Option<i64>, Option<String>)>(conn)?;
     let ids: Vec<i64> = rows.iter().map(|r| r.0).collect();
     let leave = leave_periods_of(conn, &ids)?;
     Ok(rows
         .into_iter()
-        .filter_map(|(user_id, username, board, color, time_left_seconds)| {
-            Some(SeatedPlayer {
-                user_id,
-                username,
-                seat: Seat {
-                    board,
-                    color: parse_color(&color)?,
-                },
-                time_left_seconds,
-                leave: leave
-                    .iter()
-                    .filter(|(user, _)| *user == user_id)
-                    .map(|(_, period)| *period)
-                    .collect(),
-            })
-        })
+        .filter_map(
+            |(user_id, username, board, color, time_left_seconds, level)| {
+                Some(SeatedPlayer {
+                    user_id,
+                    username,
+                    seat: Seat {
+                        board,
+                        color: parse_color(&color)?,
+                    },
+                    time_left_seconds,
+                    leave: leave
+                        .iter()
+                        .filter(|(user, _)| *user == user_id)
+                        .map(|(_, period)| *period)
+                        .collect(),
+                    computer_level: level,
+                })
+            },
+        )
         .collect())
 }
 

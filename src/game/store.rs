@@ -343,3 +343,41 @@ pub fn create_board(
         .execute(conn)?;
     Ok(())
 }
+
+/// Takes the last moves of board 0 back: the move rows from `to_ply` on are deleted and the
+/// board and the game row set to the position before them, with `turn` to move until
+/// `deadline` and no draw offer standing.
+pub fn take_back_moves(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    game_id: i64,
+    to_ply: i32,
+    (fen, turn): (&str, Color),
+    deadline: Option<NaiveDateTime>,
+) -> QueryResult<()> {
+    diesel::delete(
+        moves::table
+            .filter(moves::game_id.eq(game_id))
+            .filter(moves::board.eq(0))
+            .filter(moves::ply.ge(to_ply)),
+    )
+    .execute(conn)?;
+    diesel::update(board_row(game_id, 0))
+        .set((
+            game_boards::fen.eq(fen),
+            game_boards::ply.eq(to_ply),
+            game_boards::turn.eq(color_name(turn)),
+            game_boards::last_move_at.eq(Some(now)),
+            game_boards::deadline_at.eq(deadline),
+            game_boards::draw_offer.eq(None::<&str>),
+        ))
+        .execute(conn)?;
+    diesel::update(games::table.find(game_id))
+        .set((
+            games::ply.eq(to_ply),
+            games::updated_at.eq(now),
+            games::deadline_at.eq(deadline),
+        ))
+        .execute(conn)?;
+    Ok(())
+}

@@ -463,39 +463,53 @@ pub fn accept_challenge(
         } else {
             (acceptor_id, c.creator_id)
         };
-        if c.variant == MINESWEEPER {
-            let game_id =
-                crate::usecases::minesweeper::create_game(conn, now, random, &c, white, black)?;
-            return finish_acceptance(conn, now, &c, game_id);
-        }
-        let variant: Variant = c
-            .variant
-            .parse()
-            .map_err(|_| ChallengeError::UnknownVariant(c.variant.clone()))?;
-        let start = match variant {
-            // Each Chess960 game draws one of the 960 start positions.
-            Variant::Chess960 => slowfuse_rules::Game::chess960(random.below(960) as u16)
-                .expect("0..960 is a valid start position number"),
-            _ => slowfuse_rules::Game::new(variant),
-        };
-        let fen = start.fen();
-        let tc = challenge_time_control(&c);
-        let bank = tc.initial_bank();
-        let white_leave = crate::game::clock::leave_periods(conn, white)?;
-        let first_deadline = deadline(tc, now, bank, &white_leave);
-        let start = GameStart {
-            variant: variant.as_str(),
-            initial_fen: &fen,
-            status: crate::game::GameStatus::Started,
-            deadline: first_deadline,
-        };
-        let game_id = insert_game(conn, now, &c, &start)?;
-        crate::game::store::create_board(conn, game_id, 0, &fen, first_deadline)?;
-        for (user_id, color) in [(white, Color::White), (black, Color::Black)] {
-            insert_player(conn, game_id, user_id, Seat::first_board(color), bank)?;
-        }
+        let game_id = start_game(conn, now, random, &c, white, black)?;
         finish_acceptance(conn, now, &c, game_id)
     })
+}
+
+/// Creates and starts the game of the accepted challenge `c` between `white` and `black`
+/// (a minesweeper game in its setup phase when its options say so); returns its id.
+pub(crate) fn start_game(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    random: &dyn Random,
+    c: &Challenge,
+    white: i64,
+    black: i64,
+) -> Result<i64, ChallengeError> {
+    if c.variant == MINESWEEPER {
+        return Ok(crate::usecases::minesweeper::create_game(
+            conn, now, random, c, white, black,
+        )?);
+    }
+    let variant: Variant = c
+        .variant
+        .parse()
+        .map_err(|_| ChallengeError::UnknownVariant(c.variant.clone()))?;
+    let start = match variant {
+        // Each Chess960 game draws one of the 960 start positions.
+        Variant::Chess960 => slowfuse_rules::Game::chess960(random.below(960) as u16)
+            .expect("0..960 is a valid start position number"),
+        _ => slowfuse_rules::Game::new(variant),
+    };
+    let fen = start.fen();
+    let tc = challenge_time_control(c);
+    let bank = tc.initial_bank();
+    let white_leave = crate::game::clock::leave_periods(conn, white)?;
+    let first_deadline = deadline(tc, now, bank, &white_leave);
+    let start = GameStart {
+        variant: variant.as_str(),
+        initial_fen: &fen,
+        status: crate::game::GameStatus::Started,
+        deadline: first_deadline,
+    };
+    let game_id = insert_game(conn, now, c, &start)?;
+    crate::game::store::create_board(conn, game_id, 0, &fen, first_deadline)?;
+    for (user_id, color) in [(white, Color::White), (black, Color::Black)] {
+        insert_player(conn, game_id, user_id, Seat::first_board(color), bank)?;
+    }
+    Ok(game_id)
 }
 
 /// The challenge points at its new game; its author is told.

@@ -212,6 +212,10 @@ pub fn place_rest_at_random(
             return Err(MinesError::SetupOver);
         }
         let game = secret_game(conn, &record)?;
+        if game.bombs_placed(color) >= game.options().bombs_of(Some(color)) {
+            // All placed already (by an earlier request, or another instance): nothing to do.
+            return Ok(placed(&game, color));
+        }
         // The rules fill every missing bomb, keeping those placed; only this player's are
         // taken over, the other player's stay as they are.
         let filled = game

@@ -19,6 +19,7 @@ use crate::usecases::finish::finish_game;
 use crate::usecases::messages::{self, GameEvent, Kind};
 use crate::usecases::minesweeper::{self, MinesAction, MinesError};
 use crate::usecases::submit::{SubmitError, prepare_move, store_prepared, submit_move};
+use crate::usecases::takeback::{TakebackError, take_back};
 
 /// What a player does, apart from the message that may go with it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,6 +41,9 @@ pub enum Action {
     ConditionalMove(String),
     /// Add this many days to the opponent's clock (the text as sent; checked when acting).
     GiveTime(String),
+    /// Take back one's last move (and the computer's reply): casual games against the
+    /// computer only.
+    Takeback,
 }
 
 impl Action {
@@ -58,6 +62,7 @@ impl Action {
             "comment" => Action::Comment,
             "conditional_move" => Action::ConditionalMove(move_text.unwrap_or("").to_string()),
             "give_time" => Action::GiveTime(move_text.unwrap_or("").to_string()),
+            "takeback" => Action::Takeback,
             _ => return None,
         })
     }
@@ -122,6 +127,8 @@ pub enum PlayError {
     IsMatch,
     #[error(transparent)]
     Minesweeper(#[from] MinesError),
+    #[error(transparent)]
+    Takeback(#[from] TakebackError),
     #[error(transparent)]
     Corrupt(#[from] CorruptGame),
     #[error(transparent)]
@@ -276,6 +283,7 @@ fn minesweeper_action(action: &Action) -> Result<MinesAction, PlayError> {
         Action::ClaimTimeout => MinesAction::ClaimTimeout,
         Action::ConditionalMove(_) => return Err(not_offered("conditional moves")),
         Action::GiveTime(_) => return Err(not_offered("giving time")),
+        Action::Takeback => return Err(not_offered("taking moves back")),
         Action::Comment => return Err(not_offered("this")),
     })
 }
@@ -410,6 +418,9 @@ fn perform(
                 .map_or_else(|| "the opponent".to_string(), |p| p.username.clone());
             add_event(conn, now, record, user, GameEvent::TimeGiven { days, to })?;
             add_message(conn, now, record, user, message)?;
+        }
+        Action::Takeback => {
+            take_back(conn, now, record, me)?;
         }
         Action::ConditionalMove(text) => {
             set_lines(conn, now, record, game, me, user, text, message)?;

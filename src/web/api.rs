@@ -22,6 +22,7 @@ use crate::web::game_page::standing::{PlayerClock, Standing};
 
 pub mod analysis;
 mod bughouse;
+mod computer;
 mod messages;
 mod minesweeper;
 mod notifications;
@@ -56,6 +57,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .route("/challenges", web::post().to(create_challenge))
             .route("/challenges/{id}/accept", web::post().to(accept_challenge))
             .route("/challenges/{id}/cancel", web::post().to(cancel_challenge))
+            .route(
+                "/computer-games",
+                web::post().to(computer::create_computer_game),
+            )
             .route("/games/{id}", web::get().to(get_game))
             .route("/games/{id}/moves", web::post().to(post_move))
             .route("/games/{id}/actions", web::post().to(post_action))
@@ -237,6 +242,10 @@ struct ChallengeBody {
     /// Bughouse: seats offered to players by name, `{"B1":"bob"}`.
     #[serde(default)]
     invite: Option<std::collections::BTreeMap<String, String>>,
+    /// Bughouse: the computer's level (`easy`, `medium`, `hard`) for every seat nobody is
+    /// invited to.
+    #[serde(default)]
+    fill_with_computer: Option<String>,
     #[serde(default)]
     time_control: Option<String>,
     #[serde(default)]
@@ -286,6 +295,19 @@ async fn create_challenge(
     if b.variant.trim() == crate::game::rules::BUGHOUSE {
         let flags = (b.link_only, b.rated, b.auto_flag.unwrap_or(true), b.private);
         let req = bughouse::seated_request(b.seat, time, b.invite, flags);
+        if let Some(level) = b.fill_with_computer {
+            let (seated, game_id) = state
+                .db(move |c| {
+                    crate::usecases::computer::create_seated_with_computer(
+                        c, now, user.id, &req, &level,
+                    )
+                })
+                .await??;
+            state.wake_computer();
+            let mut answer = bughouse::created_json(&seated, &link(&seated.challenge.share_token));
+            answer["game_id"] = json!(game_id);
+            return Ok(HttpResponse::Created().json(answer));
+        }
         let seated = state
             .db(move |c| crate::usecases::seats::create_seated_challenge(c, now, user.id, &req))
             .await??;
@@ -639,7 +661,7 @@ async fn post_action(
         .ok_or_else(|| {
             ApiError::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
-                "action must be one of resign, offer_draw, accept_draw, decline_draw, claim_draw, claim_timeout, give_time, withdraw_draw, comment, kibitz (moves go to /moves, conditional moves to /conditional)",
+                "action must be one of resign, offer_draw, accept_draw, decline_draw, claim_draw, claim_timeout, give_time, withdraw_draw, takeback, comment, kibitz (moves go to /moves, conditional moves to /conditional)",
             )
         })?;
     let ply = match (&action, b.ply) {
@@ -673,6 +695,7 @@ async fn run_action(
     let record = state
         .db(move |c| play::act(c, &records, now, max, &req))
         .await??;
+    state.wake_computer();
     game_answer(&state, record, Some(viewer)).await
 }
 

@@ -40,6 +40,8 @@ pub struct AppState {
     pub signer: crate::mail::Signer,
     /// The moves of recently read games (see `game::cache`).
     pub records: Arc<crate::game::RecordCache>,
+    /// Wakes this instance's computer opponent after a player acted (see `worker`).
+    pub computer_wakeup: Arc<tokio::sync::Notify>,
 }
 
 impl AppState {
@@ -57,6 +59,12 @@ impl AppState {
         })
         .await
         .map_err(WebError::internal)?
+    }
+
+    /// Asks this instance's computer opponent to look for its turns now, rather than at its
+    /// next periodic pass.
+    pub fn wake_computer(&self) {
+        self.computer_wakeup.notify_one();
     }
 
     /// The current time from the injected clock.

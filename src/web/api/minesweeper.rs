@@ -43,6 +43,8 @@ pub async fn put_bombs(
     let placed = state
         .db(move |c| minesweeper::place_bombs(c, now, id, user.id, &squares))
         .await??;
+    // Play may start now, the computer to move.
+    state.wake_computer();
     Ok(HttpResponse::Ok()
         .insert_header((CACHE_CONTROL, "private, no-store"))
         .json(json!({ "squares": placed.squares, "complete": placed.complete })))

@@ -7,6 +7,7 @@ use crate::usecases::accounts::{LoginError, SignUpError};
 use crate::usecases::analysis::AnalysisError;
 use crate::usecases::bughouse::MatchError;
 use crate::usecases::challenges::ChallengeError;
+use crate::usecases::computer::ComputerError;
 use crate::usecases::email_settings::{ResendError, SettingsError};
 use crate::usecases::import::ImportError;
 use crate::usecases::leave::LeaveError;
@@ -16,6 +17,7 @@ use crate::usecases::play::PlayError;
 use crate::usecases::preferences::PreferencesError;
 use crate::usecases::search::SearchError;
 use crate::usecases::tags::TagError;
+use crate::usecases::takeback::TakebackError;
 
 // Each use case's statuses, in one place. A new variant must be placed here: no wildcards.
 
@@ -42,6 +44,10 @@ impl UseCaseError for PlayError {
             | PlayError::EmptyMove
             | PlayError::MoveTooLong => StatusCode::UNPROCESSABLE_ENTITY,
             PlayError::Message(m) => m.status(),
+            PlayError::Takeback(TakebackError::Db(_)) => StatusCode::INTERNAL_SERVER_ERROR,
+            PlayError::Takeback(TakebackError::NotOffered | TakebackError::NothingToTakeBack) => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
             PlayError::Corrupt(_) | PlayError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -148,6 +154,22 @@ impl UseCaseError for ChallengeError {
             | ChallengeError::BadMinesweeperOptions(_)
             | ChallengeError::BadSetupHours => StatusCode::UNPROCESSABLE_ENTITY,
             ChallengeError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl UseCaseError for ComputerError {
+    fn status(&self) -> StatusCode {
+        match self {
+            ComputerError::UnknownLevel
+            | ComputerError::UnknownVariant
+            | ComputerError::BadColor => StatusCode::UNPROCESSABLE_ENTITY,
+            ComputerError::NoAccount(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ComputerError::Challenge(e) => e.status(),
+            ComputerError::Play(e) => e.status(),
+            ComputerError::Minesweeper(e) => e.status(),
+            ComputerError::Match(e) => e.status(),
+            ComputerError::Corrupt(_) | ComputerError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 }

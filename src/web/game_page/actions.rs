@@ -70,6 +70,9 @@ pub fn action_choices(
     if opponent_overdue {
         choices.push(choice("claim_timeout", "Claim win on time"));
     }
+    if me.is_some() && standing.takeback == me {
+        choices.push(choice("takeback", "Take back my last move"));
+    }
     choices.push(choice("resign", "Resign"));
     choices
 }

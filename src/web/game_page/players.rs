@@ -11,6 +11,8 @@ use crate::web::time_words::duration_text;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayerPanel {
     pub name: String,
+    /// The name as shown: "Computer (Easy)" for a computer account, else `name`.
+    pub label: String,
     /// The name is an account's, linked to its profile (an imported game's players are
     /// plain names).
     pub account: bool,
@@ -36,6 +38,7 @@ fn player_panel(standing: &Standing, viewer: &Viewer, color: Color) -> PlayerPan
     let started = standing.is_started();
     PlayerPanel {
         name: player.name.clone(),
+        label: player.label.clone(),
         account: player.account,
         you: viewer.color() == Some(color),
         clock: match player.seconds_left {

@@ -14,6 +14,8 @@ use crate::usecases::leave::on_leave_until;
 pub struct PlayerClock {
     /// The player's name, or "?" for an empty seat.
     pub name: String,
+    /// The name as shown: "Computer (Easy)" for a computer account, else `name`.
+    pub label: String,
     /// Whether the name is an account's (an imported game's players are names only).
     pub account: bool,
     /// Seconds left now (the player to move counts down); `None` without a clock.
@@ -27,6 +29,7 @@ impl PlayerClock {
         let seat = Seat::first_board(color);
         PlayerClock {
             name: record.name_of(seat).to_string(),
+            label: record.shown_name_of(seat),
             account: record.is_account(seat),
             seconds_left: seconds_left(record, seat, now),
             on_leave_until: record
@@ -52,6 +55,9 @@ pub struct Standing {
     pub time_control: TimeControl,
     pub white: PlayerClock,
     pub black: PlayerClock,
+    /// The colour that may take its last move back now: a player's, in a casual game against
+    /// the computer, once they have moved.
+    pub takeback: Option<Color>,
 }
 
 impl Standing {
@@ -68,6 +74,7 @@ impl Standing {
             time_control: time_control_of(&record.game),
             white: PlayerClock::of(record, Color::White, now),
             black: PlayerClock::of(record, Color::Black, now),
+            takeback: takeback_for(record),
         }
     }
 
@@ -112,6 +119,26 @@ impl Standing {
     }
 }
 
+/// Who may take a move back (see `usecases::takeback`): the person playing the computer in a
+/// casual two-player game, once they have a move on the board.
+fn takeback_for(record: &GameRecord) -> Option<Color> {
+    let two_player = record.game.variant != crate::game::rules::MINESWEEPER
+        && record.game.variant != crate::game::rules::BUGHOUSE;
+    if record.game.rated || !two_player || record.status != GameStatus::Started {
+        return None;
+    }
+    let board = record.first_board();
+    [Color::White, Color::Black].into_iter().find(|&c| {
+        let computer = |color| {
+            record
+                .player(Seat::first_board(color))
+                .is_some_and(|p| p.computer_level.is_some())
+        };
+        let mine = if board.turn == c { 2 } else { 1 };
+        computer(!c) && !computer(c) && board.ply >= mine
+    })
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -120,6 +147,7 @@ pub(crate) mod tests {
     pub(crate) fn running() -> Standing {
         let player = |name: &str| PlayerClock {
             name: name.to_string(),
+            label: name.to_string(),
             account: true,
             seconds_left: Some(3 * 86_400),
             on_leave_until: None,
@@ -134,6 +162,7 @@ pub(crate) mod tests {
             time_control: TimeControl::PerMove {
                 seconds: 3 * 86_400,
             },
+            takeback: None,
             white: player("alice"),
             black: player("bob"),
         }

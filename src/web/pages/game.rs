@@ -7,6 +7,7 @@ use serde::Deserialize;
 
 use super::{game_form_sender, see_other};
 use crate::game::GameRecord;
+use crate::usecases::computer::computer_to_move;
 use crate::usecases::messages::MessageError;
 use crate::usecases::play::{self, Action, ActionRequest, PlayError};
 use crate::web::errors::{self, WebError};
@@ -94,6 +95,7 @@ fn done_text(action: &Action, record: &GameRecord, me: i64, ply: i32) -> String 
         Action::WithdrawDraw => "You withdrew your draw offer.".into(),
         Action::Comment => "Your comment is posted.".into(),
         Action::GiveTime(days) => format!("You gave your opponent {} more days.", days.trim()),
+        Action::Takeback => "Your last move is taken back: your move.".into(),
     }
 }
 
@@ -103,6 +105,22 @@ fn typed_message(typed: &Typed) -> String {
         Typed::Action { message, .. } => message.clone(),
         _ => String::new(),
     }
+}
+
+/// The longest a player's move waits for the computer's reply before the page is drawn.
+const COMPUTER_WAIT: std::time::Duration = std::time::Duration::from_secs(4);
+
+/// When the computer is to move in the game, waits (a little) for its reply, so that the page
+/// drawn after the player's move shows it; the page without it after [`COMPUTER_WAIT`].
+async fn await_computer(state: &AppState, id: i64) -> Result<(), WebError> {
+    let started = std::time::Instant::now();
+    while started.elapsed() < COMPUTER_WAIT {
+        if !state.db(move |c| computer_to_move(c, id)).await?? {
+            break;
+        }
+        actix_web::rt::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    Ok(())
 }
 
 /// `POST /games/{id}`: the action bar's form; a refusal draws the page again with what was typed.
@@ -191,6 +209,8 @@ pub async fn act(
     };
     match outcome {
         Ok(record) => {
+            state.wake_computer();
+            await_computer(&state, id).await?;
             session::flash(&session, "info", done_text(&action, &record, me, form.ply));
             let moved = matches!(action, Action::Move(_) | Action::MoveAndOfferDraw(_));
             if form.then.as_deref() == Some("next") && moved {

@@ -1,5 +1,6 @@
 //! The home page (a player's dashboard or the visitors' showcase), my games (awaiting my move
-//! first, those as small boards) and the Next Game button.
+//! first, those as small boards), the Next Game button, and the "Play the computer" form's
+//! `POST /computer-games`.
 
 use actix_session::Session;
 use actix_web::http::StatusCode;
@@ -8,9 +9,10 @@ use askama::Template;
 use chrono::NaiveDateTime;
 use serde::Deserialize;
 
-use super::{dashboard, render, require_login, see_other, showcase};
+use super::{check_csrf, dashboard, render, require_login, see_other, showcase};
 use crate::game::color_name;
 use crate::usecases::boards::board_snapshots;
+use crate::usecases::computer::{ComputerGameRequest, start_computer_game};
 use crate::usecases::games::{GameSummary, my_games, next_game_in_queue};
 use crate::usecases::preferences::preferences_of;
 use crate::web::errors::WebError;
@@ -118,6 +120,50 @@ pub async fn next_game(
         None => {
             session::flash(&session, "info", "No other game is waiting for your move.");
             Ok(see_other("/games"))
+        }
+    }
+}
+
+#[derive(Deserialize)]
+pub struct ComputerForm {
+    csrf_token: String,
+    variant: String,
+    color: String,
+    level: String,
+}
+
+/// `POST /computer-games`: the home page's "Play the computer" form; the new game's page opens
+/// at once, and the computer answers on its own.
+pub async fn play_computer(
+    state: web::Data<AppState>,
+    session: Session,
+    form: web::Form<ComputerForm>,
+) -> Result<HttpResponse, WebError> {
+    let me = match require_login(&session, "/#play-computer") {
+        Ok(id) => id,
+        Err(redirect) => return Ok(*redirect),
+    };
+    check_csrf(&session, &form.csrf_token)?;
+    let form = form.into_inner();
+    let req = ComputerGameRequest {
+        variant: form.variant,
+        color: form.color,
+        level: form.level,
+    };
+    let now = state.now();
+    let random = state.random.clone();
+    match state
+        .db(move |c| start_computer_game(c, now, &*random, me, &req))
+        .await?
+    {
+        Ok(id) => {
+            state.wake_computer();
+            Ok(see_other(&format!("/games/{id}")))
+        }
+        Err(err) => {
+            let refused = crate::web::errors::refusal(err)?;
+            session::flash(&session, "error", refused.message);
+            Ok(see_other("/#play-computer"))
         }
     }
 }

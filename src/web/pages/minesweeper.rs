@@ -48,6 +48,7 @@ pub async fn place(
         .await?;
     match outcome {
         Ok(placed) => {
+            state.wake_computer();
             let text = if placed.complete {
                 "Your bombs are placed: only you see where they are."
             } else {

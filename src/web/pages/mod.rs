@@ -33,6 +33,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/search", web::get().to(search::search_page))
         .route("/search.pgn", web::get().to(search::search_pgn))
         .route("/next", web::get().to(home::next_game))
+        .route("/computer-games", web::post().to(home::play_computer))
         .route("/help/game", web::get().to(help::game_help))
         .route("/variants", web::get().to(help::variants))
         .route("/signup", web::get().to(account::signup_form))

@@ -1,0 +1,387 @@
+//! Playing the computer: a game started at once against the computer's account for a level,
+//! the games where the computer is to act, and its turn (a minesweeper setup's bombs placed at
+//! random, or the engine's move, stored as any player's move). Exactly once across instances:
+//! the move goes through `play::act` with the ply it was searched at, so a second worker
+//! that searched the same turn finds the game moved on and stores nothing.
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use slowfuse_engine::{EngineError, EnginePosition, Level, Limits, best_move};
+use slowfuse_rules::bughouse::Seat as BughouseSeat;
+use slowfuse_rules::{Color, TimeControl, Variant};
+
+use crate::db::DbConnection;
+use crate::game::clock::to_columns;
+use crate::game::rules::board_of;
+use crate::game::rules::{BUGHOUSE, MINESWEEPER};
+use crate::game::{CorruptGame, GameRecord, GameStatus, RecordCache, read_game_cached};
+use crate::models::{Challenge, NewChallenge};
+use crate::random::Random;
+use crate::schema::{challenges, computer_players, game_boards, game_players, games};
+use crate::usecases::bughouse::{MatchAction, MatchError, MatchRequest, act_in_match};
+use crate::usecases::challenges::{
+    ChallengeError, ChallengeKind, OFFERED_VARIANTS, random_token, start_game,
+};
+use crate::usecases::minesweeper::{DEFAULT_SETUP_HOURS, MinesError, place_rest_at_random};
+use crate::usecases::play::{Action, ActionRequest, PlayError, act};
+use crate::usecases::seats::{
+    SeatChoice, SeatedChallenge, SeatedChallengeRequest, create_seated_challenge, take_seat,
+};
+
+/// The most positions the Hard level looks at for one move (Easy and Medium stop sooner by
+/// their own caps): a fraction of a second in an optimised build.
+pub const HARD_NODES: u64 = 150_000;
+
+/// What a player asks for: the variant, their colour and the computer's level, as sent.
+#[derive(Clone, Debug)]
+pub struct ComputerGameRequest {
+    pub variant: String,
+    pub color: String,
+    pub level: String,
+}
+
+/// Why no game against the computer was started, or the computer did not act.
+#[derive(Debug, thiserror::Error)]
+pub enum ComputerError {
+    #[error("level must be easy, medium or hard")]
+    UnknownLevel,
+    #[error(
+        "the computer plays atomic, standard, chess960, crazyhouse, antichess, kingofthehill, threecheck, horde, racingkings and minesweeper: choose one of them"
+    )]
+    UnknownVariant,
+    #[error("colour must be white, black or random")]
+    BadColor,
+    #[error("the computer's {0} account is missing on this server")]
+    NoAccount(&'static str),
+    #[error(transparent)]
+    Challenge(#[from] ChallengeError),
+    #[error(transparent)]
+    Play(#[from] PlayError),
+    #[error(transparent)]
+    Minesweeper(#[from] MinesError),
+    #[error(transparent)]
+    Match(#[from] MatchError),
+    #[error(transparent)]
+    Corrupt(#[from] CorruptGame),
+    #[error(transparent)]
+    Db(#[from] diesel::result::Error),
+}
+
+/// A level by its stable name (`easy`, `medium`, `hard`).
+pub fn parse_level(name: &str) -> Option<Level> {
+    let name = name.trim().to_ascii_lowercase();
+    Level::ALL.into_iter().find(|l| l.as_str() == name)
+}
+
+/// The accounts that play `level`, the first one first (a bughouse match seats several).
+pub fn computer_accounts(conn: &mut DbConnection, level: Level) -> Result<Vec<i64>, ComputerError> {
+    let ids: Vec<i64> = computer_players::table
+        .filter(computer_players::level.eq(level.as_str()))
+        .order(computer_players::user_id.asc())
+        .select(computer_players::user_id)
+        .load(conn)?;
+    if ids.is_empty() {
+        return Err(ComputerError::NoAccount(level.as_str()));
+    }
+    Ok(ids)
+}
+
+/// The account that plays `level` in a two-player game.
+pub fn computer_account(conn: &mut DbConnection, level: Level) -> Result<i64, ComputerError> {
+    Ok(computer_accounts(conn, level)?[0])
+}
+
+/// Creates a bughouse challenge as `seats::create_seated_challenge` does, then seats the
+/// computer at `level` in every seat nobody was invited to (one account a seat); when that
+/// fills the fourth seat the match starts. Returns the challenge as it then stands and the
+/// match's id once started.
+pub fn create_seated_with_computer(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    creator_id: i64,
+    req: &SeatedChallengeRequest,
+    level: &str,
+) -> Result<(SeatedChallenge, Option<i64>), ComputerError> {
+    let level = parse_level(level).ok_or(ComputerError::UnknownLevel)?;
+    let accounts = computer_accounts(conn, level)?;
+    crate::db::write_transaction(conn, |conn| {
+        let mut seated = create_seated_challenge(conn, now, creator_id, req)?;
+        let free: Vec<BughouseSeat> = seated
+            .free_seats()
+            .filter(|s| s.invited.is_none())
+            .map(|s| s.seat)
+            .collect();
+        if free.len() > accounts.len() {
+            return Err(ComputerError::NoAccount(level.as_str()));
+        }
+        let mut game_id = None;
+        let token = seated.challenge.share_token.clone();
+        for (seat, account) in free.into_iter().zip(accounts) {
+            let id = seated.challenge.id;
+            (seated, game_id) =
+                take_seat(conn, now, id, account, SeatChoice::Seat(seat), Some(&token))?;
+        }
+        Ok((seated, game_id))
+    })
+}
+
+/// Starts a casual game without a clock between `user_id` and the computer at the level asked
+/// for; a minesweeper game starts with its setup (the computer places its bombs on its next
+/// turn). Returns the game's id.
+pub fn start_computer_game(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    random: &dyn Random,
+    user_id: i64,
+    req: &ComputerGameRequest,
+) -> Result<i64, ComputerError> {
+    let level = parse_level(&req.level).ok_or(ComputerError::UnknownLevel)?;
+    let name = req.variant.trim().to_ascii_lowercase();
+    let variant: &'static str = match name.parse::<Variant>() {
+        Ok(v) if OFFERED_VARIANTS.contains(&v) => v.as_str(),
+        _ if name == MINESWEEPER => MINESWEEPER,
+        _ => return Err(ComputerError::UnknownVariant),
+    };
+    let color = req.color.trim().to_ascii_lowercase();
+    let mine = match color.as_str() {
+        "white" => Color::White,
+        "black" => Color::Black,
+        "random" if random.coin() => Color::White,
+        "random" => Color::Black,
+        _ => return Err(ComputerError::BadColor),
+    };
+    let computer = computer_account(conn, level)?;
+    let (time_control, days_per_move, initial_seconds, increment_seconds, cap_seconds) =
+        to_columns(TimeControl::Unlimited);
+    let minesweeper = variant == MINESWEEPER;
+    let new = NewChallenge {
+        creator_id: user_id,
+        opponent_id: Some(computer),
+        kind: ChallengeKind::Direct.as_str(),
+        share_token: &random_token(),
+        variant,
+        color: &color,
+        time_control,
+        days_per_move,
+        initial_seconds,
+        increment_seconds,
+        cap_seconds,
+        auto_flag: true,
+        is_public: true,
+        rated: false,
+        status: "accepted",
+        created_at: now,
+        updated_at: now,
+        variant_options: if minesweeper { "chosen" } else { "{}" },
+        setup_hours: minesweeper.then_some(DEFAULT_SETUP_HOURS),
+    };
+    crate::db::write_transaction(conn, |conn| {
+        let c = crate::on_backend!(conn, |c| diesel::insert_into(challenges::table)
+            .values(&new)
+            .returning(Challenge::as_returning())
+            .get_result(c))?;
+        let (white, black) = match mine {
+            Color::White => (user_id, computer),
+            Color::Black => (computer, user_id),
+        };
+        let game_id = start_game(conn, now, random, &c, white, black)?;
+        diesel::update(challenges::table.find(c.id))
+            .set(challenges::game_id.eq(Some(game_id)))
+            .execute(conn)?;
+        Ok(game_id)
+    })
+}
+
+/// Whether the computer is to move in the running game `game_id`.
+pub fn computer_to_move(conn: &mut DbConnection, game_id: i64) -> QueryResult<bool> {
+    let found: i64 = game_players::table
+        .inner_join(games::table.inner_join(game_boards::table))
+        .inner_join(computer_players::table.on(computer_players::user_id.eq(game_players::user_id)))
+        .filter(games::id.eq(game_id))
+        .filter(games::status.eq(GameStatus::Started.as_str()))
+        .filter(game_boards::board.eq(game_players::board))
+        .filter(game_boards::turn.eq(game_players::color))
+        .count()
+        .get_result(conn)?;
+    Ok(found > 0)
+}
+
+/// A game where the computer's account `user_id` is to act at `level`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ComputerTurn {
+    pub game_id: i64,
+    pub user_id: i64,
+    pub level: String,
+}
+
+/// Every running game where the computer is to move, and every minesweeper setup it plays in
+/// (whether its bombs are placed is seen when its turn is taken), oldest change first.
+pub fn computer_turns(conn: &mut DbConnection) -> QueryResult<Vec<ComputerTurn>> {
+    let accounts: Vec<(i64, String)> = computer_players::table
+        .select((computer_players::user_id, computer_players::level))
+        .load(conn)?;
+    if accounts.is_empty() {
+        return Ok(Vec::new());
+    }
+    let ids: Vec<i64> = accounts.iter().map(|(id, _)| *id).collect();
+    let to_move: Vec<(i64, i64)> = game_players::table
+        .inner_join(games::table.inner_join(game_boards::table))
+        .filter(game_players::user_id.eq_any(&ids))
+        .filter(games::status.eq(GameStatus::Started.as_str()))
+        .filter(game_boards::board.eq(game_players::board))
+        .filter(game_boards::turn.eq(game_players::color))
+        .order(games::updated_at.asc())
+        .select((games::id, game_players::user_id))
+        .limit(200)
+        .load(conn)?;
+    let in_setup: Vec<(i64, i64)> = game_players::table
+        .inner_join(games::table)
+        .filter(game_players::user_id.eq_any(&ids))
+        .filter(games::status.eq(GameStatus::Setup.as_str()))
+        .order(games::updated_at.asc())
+        .select((games::id, game_players::user_id))
+        .limit(200)
+        .load(conn)?;
+    let level_of = |user: i64| {
+        accounts
+            .iter()
+            .find(|(id, _)| *id == user)
+            .map_or_else(String::new, |(_, l)| l.clone())
+    };
+    Ok(to_move
+        .into_iter()
+        .chain(in_setup)
+        .map(|(game_id, user_id)| ComputerTurn {
+            game_id,
+            user_id,
+            level: level_of(user_id),
+        })
+        .collect())
+}
+
+/// What the computer did on its turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ComputerAction {
+    /// It placed its minesweeper bombs.
+    PlacedBombs,
+    /// It played this move (UCI).
+    Moved(String),
+}
+
+/// Takes the computer's turn in one game: the engine's move searched within `limits` and
+/// seeded from the game and its ply, then stored as any player's move with the ply it was
+/// searched at. `None` when there was nothing to do, or another worker did it first.
+pub fn play_computer_turn(
+    conn: &mut DbConnection,
+    records: &RecordCache,
+    now: NaiveDateTime,
+    random: &dyn Random,
+    turn: &ComputerTurn,
+    limits: &Limits,
+) -> Result<Option<ComputerAction>, ComputerError> {
+    let level = parse_level(&turn.level).ok_or(ComputerError::UnknownLevel)?;
+    let Some(record) = read_game_cached(conn, records, turn.game_id)? else {
+        return Ok(None);
+    };
+    let Some(seat) = record.seat_of(turn.user_id) else {
+        return Ok(None);
+    };
+    if record.game.variant == BUGHOUSE {
+        return play_match_turn(conn, now, &record, turn, (level, limits));
+    }
+    let minesweeper = record.game.variant == MINESWEEPER;
+    if record.status == GameStatus::Setup && minesweeper {
+        let game = crate::usecases::minesweeper::secret_game(conn, &record)?;
+        if game.bombs_placed(seat.color) >= game.options().bombs_of(Some(seat.color)) {
+            return Ok(None);
+        }
+        return match place_rest_at_random(conn, now, random, turn.game_id, turn.user_id) {
+            Ok(_) => Ok(Some(ComputerAction::PlacedBombs)),
+            Err(MinesError::SetupOver) => Ok(None),
+            Err(e) => Err(e.into()),
+        };
+    }
+    let board = record.first_board();
+    if record.status != GameStatus::Started || board.turn != seat.color {
+        return Ok(None);
+    }
+    let position = if minesweeper {
+        let game = crate::usecases::minesweeper::secret_game(conn, &record)?;
+        // Only what the computer's own side knows: its bombs, never the other side's.
+        match EnginePosition::from_minesweeper(&game.player_view(seat.color)) {
+            Ok(p) => p,
+            Err(_) => return Ok(None),
+        }
+    } else {
+        EnginePosition::from_game(&*record.chess_game()?)
+    };
+    let seed = (turn.game_id as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ record.game.ply as u64;
+    let uci = match best_move(&position, level, limits, seed) {
+        Ok(found) => found.uci,
+        Err(EngineError::GameOver) => return Ok(None),
+    };
+    let req = ActionRequest {
+        game_id: turn.game_id,
+        user_id: turn.user_id,
+        ply: record.game.ply,
+        action: Action::Move(uci.clone()),
+        message: None,
+    };
+    match act(conn, records, now, 0, &req) {
+        Ok(_) => Ok(Some(ComputerAction::Moved(uci))),
+        // Another worker played this turn first (or the game ended meanwhile).
+        Err(
+            PlayError::Stale { .. }
+            | PlayError::NotYourTurn
+            | PlayError::GameOver
+            | PlayError::Minesweeper(
+                MinesError::Stale { .. } | MinesError::NotYourTurn | MinesError::GameOver,
+            ),
+        ) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The computer's turn on its board of a bughouse match (played as crazyhouse with the pieces
+/// in hand the match gives it), stored through `bughouse::act_in_match` at the board's ply.
+fn play_match_turn(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    record: &GameRecord,
+    turn: &ComputerTurn,
+    (level, limits): (Level, &Limits),
+) -> Result<Option<ComputerAction>, ComputerError> {
+    let Some(seat) = record.seat_of(turn.user_id) else {
+        return Ok(None);
+    };
+    let Some(board) = record.board(seat.board) else {
+        return Ok(None);
+    };
+    if !record.is_started() || board.turn != seat.color {
+        return Ok(None);
+    }
+    let game = record.bughouse_game()?;
+    let Ok(position) = EnginePosition::from_bughouse(&game, board_of(seat.board)) else {
+        return Ok(None);
+    };
+    let seed = (turn.game_id as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ ((record.game.ply as u64) << 1 | seat.board as u64);
+    let uci = match best_move(&position, level, limits, seed) {
+        Ok(found) => found.uci,
+        Err(EngineError::GameOver) => return Ok(None),
+    };
+    let req = MatchRequest {
+        game_id: turn.game_id,
+        user_id: turn.user_id,
+        board: Some(board_of(seat.board)),
+        ply: Some(board.ply),
+        action: MatchAction::Move(uci.clone()),
+    };
+    match act_in_match(conn, now, 0, &req) {
+        Ok(_) => Ok(Some(ComputerAction::Moved(uci))),
+        Err(MatchError::Stale { .. } | MatchError::NotYourTurn(_) | MatchError::GameOver) => {
+            Ok(None)
+        }
+        Err(e) => Err(e.into()),
+    }
+}
