@@ -1,6 +1,6 @@
 //! The PGN of many games at once, as readers get it: the search's download and a player's,
 //! streamed in the search's order with nothing cut off, and `slowfuse export` writing the same
-//! file; every file read without complaint by pgn-extract and python-chess.
+//! file; every file read without complaint by pgn-extract, python-chess and pgn-reader.
 
 mod common;
 
@@ -97,6 +97,30 @@ fn a_search_download_holds_every_game_in_the_search_order(app: &TestApp, clock: 
     assert_eq!(listed(app, "").len(), 27, "every game is in the file");
     let (_, pgn) = app.get_text("/search.pgn");
     common::readers::pgn_readers_accept(&pgn, 27);
+    // pgn-reader too, through the rules' own replay of the file: every game, every move.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("search.pgn");
+    std::fs::write(&file, &pgn).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_slowfuse"))
+        .arg("replay")
+        .arg(&file)
+        .output()
+        .expect("run slowfuse replay");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 27);
+    for line in &lines {
+        assert!(line["error"].is_null(), "{line}");
+        assert!(line["plies"].as_u64().unwrap() >= 1, "{line}");
+    }
 }
 
 fn a_players_download_holds_their_games_only(app: &TestApp, clock: &FixedClock) {
