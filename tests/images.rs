@@ -11,7 +11,6 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use common::TestApp;
-use serde_json::json;
 
 on_both_databases!(
     a_position_is_drawn_as_svg_in_the_themes_and_sides_asked_for,
@@ -90,22 +89,7 @@ fn a_position_is_drawn_as_svg_in_the_themes_and_sides_asked_for(app: &TestApp) {
     // A bughouse match: both boards side by side.
     let carol = app.user("carol");
     let dave = app.user("dave");
-    let r = app.post(
-        "/api/v1/challenges",
-        Some(&alice),
-        json!({"variant": "bughouse", "seat": "A1", "days_per_move": 3}),
-    );
-    let id = r.body["id"].as_i64().unwrap();
-    let mut game = None;
-    for (token, seat) in [(&bob, "B1"), (&carol, "B2"), (&dave, "A2")] {
-        let r = app.post(
-            &format!("/api/v1/challenges/{id}/accept"),
-            Some(token),
-            json!({ "seat": seat }),
-        );
-        game = r.body["game_id"].as_i64();
-    }
-    let m = game.unwrap();
+    let m = app.bughouse_match([&alice, &bob, &carol, &dave]);
     let (status, _, both) = svg(app, &format!("/games/{m}.svg"));
     assert_eq!(status, 200, "{both}");
     parse(&both);
@@ -382,22 +366,7 @@ fn pockets_and_both_boards_of_a_match_are_in_the_pictures(app: &TestApp) {
     // A bughouse match: two boards side by side, each with its bands.
     let carol = app.user("carol");
     let dave = app.user("dave");
-    let r = app.post(
-        "/api/v1/challenges",
-        Some(&alice),
-        json!({"variant": "bughouse", "seat": "A1", "days_per_move": 3}),
-    );
-    let id = r.body["id"].as_i64().unwrap();
-    let mut game = None;
-    for (token, seat) in [(&bob, "B1"), (&carol, "B2"), (&dave, "A2")] {
-        let r = app.post(
-            &format!("/api/v1/challenges/{id}/accept"),
-            Some(token),
-            json!({ "seat": seat }),
-        );
-        game = r.body["game_id"].as_i64();
-    }
-    let m = game.unwrap();
+    let m = app.bughouse_match([&alice, &bob, &carol, &dave]);
     // The match page's Share tab links both pictures.
     let (_, page) = app.get_text(&format!("/games/{m}"));
     for link in [

@@ -315,7 +315,7 @@ pub fn play_computer_turn(
     } else {
         EnginePosition::from_game(&*record.chess_game()?)
     };
-    let seed = (turn.game_id as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ record.game.ply as u64;
+    let seed = seed_of(turn.game_id, record.game.ply, None);
     let uci = match best_move(&position, level, limits, seed) {
         Ok(found) => found.uci,
         Err(EngineError::GameOver) => return Ok(None),
@@ -342,6 +342,16 @@ pub fn play_computer_turn(
     }
 }
 
+/// The engine's seed for a turn: the same game, ply and (in a bughouse match) board always
+/// give the same move.
+fn seed_of(game_id: i64, ply: i32, board: Option<i32>) -> u64 {
+    let turn = match board {
+        None => ply as u64,
+        Some(board) => (ply as u64) << 1 | board as u64,
+    };
+    (game_id as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ turn
+}
+
 /// The computer's turn on its board of a bughouse match (played as crazyhouse with the pieces
 /// in hand the match gives it), stored through `bughouse::act_in_match` at the board's ply.
 fn play_match_turn(
@@ -364,8 +374,7 @@ fn play_match_turn(
     let Ok(position) = EnginePosition::from_bughouse(&game, board_of(seat.board)) else {
         return Ok(None);
     };
-    let seed = (turn.game_id as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        ^ ((record.game.ply as u64) << 1 | seat.board as u64);
+    let seed = seed_of(turn.game_id, record.game.ply, Some(seat.board));
     let uci = match best_move(&position, level, limits, seed) {
         Ok(found) => found.uci,
         Err(EngineError::GameOver) => return Ok(None),

@@ -186,6 +186,23 @@ impl Look {
     }
 }
 
+/// What the still pictures draw: the options checked, the game in the path, and its boards
+/// at `ply` (now when absent) as those options show them.
+async fn pictured(
+    state: &AppState,
+    path: &str,
+    query: &PictureQuery,
+) -> Result<(Look, GameRecord, RulesGame, Vec<BoardAt>), WebError> {
+    let look = Look::of(query)?;
+    let (record, game) = game_in_path(state, path).await?;
+    let ply = ply_of(query.ply.as_deref(), &record)?;
+    let boards = boards_at(&record, &game, ply)?
+        .into_iter()
+        .map(|b| look.board(b))
+        .collect();
+    Ok((look, record, game, boards))
+}
+
 /// `GET /games/{id}.svg?ply=N`: the position as a picture (a bughouse match's two boards side
 /// by side; a minesweeper game's visible board, never a bomb), in the page's themes and our
 /// piece sets.
@@ -194,18 +211,13 @@ async fn game_svg(
     path: web::Path<String>,
     query: web::Query<PictureQuery>,
 ) -> Result<HttpResponse, WebError> {
-    let look = Look::of(&query)?;
-    let (record, game) = game_in_path(&state, &path).await?;
-    let ply = ply_of(query.ply.as_deref(), &record)?;
-    let boards: Vec<Picture> = boards_at(&record, &game, ply)?
+    let (look, _, _, boards) = pictured(&state, &path, &query).await?;
+    let boards: Vec<Picture> = boards
         .into_iter()
-        .map(|b| {
-            let b = look.board(b);
-            Picture {
-                pieces: b.pieces,
-                last_move: b.last_move,
-                side: b.side,
-            }
+        .map(|b| Picture {
+            pieces: b.pieces,
+            last_move: b.last_move,
+            side: b.side,
         })
         .collect();
     Ok(HttpResponse::Ok()
@@ -221,13 +233,7 @@ async fn game_png(
     path: web::Path<String>,
     query: web::Query<PictureQuery>,
 ) -> Result<HttpResponse, WebError> {
-    let look = Look::of(&query)?;
-    let (record, game) = game_in_path(&state, &path).await?;
-    let ply = ply_of(query.ply.as_deref(), &record)?;
-    let boards: Vec<BoardAt> = boards_at(&record, &game, ply)?
-        .into_iter()
-        .map(|b| look.board(b))
-        .collect();
+    let (look, record, game, boards) = pictured(&state, &path, &query).await?;
     let captions = captions(&record, &game);
     let png = web::block(move || position_png(&boards, &look.style(), &captions))
         .await

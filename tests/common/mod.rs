@@ -278,6 +278,29 @@ impl TestApp {
         r.body["game_id"].as_i64().unwrap()
     }
 
+    /// A casual bughouse match, 3 days a move, of the players with these tokens in seats A1,
+    /// B1, B2 and A2, started by the fourth seat taken; its game id.
+    pub fn bughouse_match(&self, [a1, b1, b2, a2]: [&str; 4]) -> i64 {
+        let r = self.post(
+            "/api/v1/challenges",
+            Some(a1),
+            json!({"variant": "bughouse", "seat": "A1", "days_per_move": 3}),
+        );
+        assert_eq!(r.status, 201, "{}", r.body);
+        let id = r.body["id"].as_i64().unwrap();
+        let mut game = None;
+        for (token, seat) in [(b1, "B1"), (b2, "B2"), (a2, "A2")] {
+            let r = self.post(
+                &format!("/api/v1/challenges/{id}/accept"),
+                Some(token),
+                json!({ "seat": seat }),
+            );
+            assert!(r.status < 300, "{seat}: {}", r.body);
+            game = r.body["game_id"].as_i64();
+        }
+        game.expect("the fourth seat starts the match")
+    }
+
     /// Plays a move through the API at the given ply.
     pub fn play(&self, game: i64, token: &str, mv: &str, ply: i64) -> Reply {
         self.post(
