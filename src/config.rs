@@ -15,6 +15,28 @@ pub struct Settings {
     pub worker: WorkerSettings,
     pub game: GameSettings,
     pub mail: MailSettings,
+    pub analysis: AnalysisSettings,
+}
+
+/// `[analysis]`: engine analysis of finished games.
+#[derive(Clone, Debug, Deserialize)]
+pub struct AnalysisSettings {
+    /// Analyse every rated game as it ends; otherwise only games someone asks for.
+    pub automatic_for_rated: bool,
+    /// The built-in engine's node budget for each position.
+    pub nodes: u64,
+    /// The longest one position may take, in seconds, whatever the budget.
+    pub seconds_per_position: u64,
+    /// An external UCI engine (its program); empty: the built-in engine for every variant.
+    pub uci_path: String,
+    /// Arguments to start it with.
+    pub uci_args: Vec<String>,
+    /// UCI options set at its start, e.g. `Hash = "64"`.
+    pub uci_options: std::collections::BTreeMap<String, String>,
+    /// The variants (our names) it analyses; the built-in engine does the others.
+    pub uci_variants: Vec<String>,
+    /// Its node budget for each position.
+    pub uci_nodes: u64,
 }
 
 /// `[worker]`: the background jobs of this instance.

@@ -100,6 +100,38 @@ diesel::table! {
 }
 
 diesel::table! {
+    engine_analyses (game_id) {
+        game_id -> Int8,
+        status -> Text,
+        engine -> Text,
+        nodes -> Int8,
+        positions -> Int4,
+        done_positions -> Int4,
+        requested_by -> Nullable<Int8>,
+        requested_at -> Timestamp,
+        claimed_by -> Nullable<Text>,
+        claimed_until -> Nullable<Timestamp>,
+        finished_at -> Nullable<Timestamp>,
+        error -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    engine_analysis_plies (game_id, ply) {
+        game_id -> Int8,
+        ply -> Int4,
+        eval_cp -> Int4,
+        mate -> Nullable<Int4>,
+        best_uci -> Nullable<Text>,
+        best_san -> Nullable<Text>,
+        best_line -> Text,
+        best_line_san -> Text,
+        depth -> Int4,
+        nodes -> Int8,
+    }
+}
+
+diesel::table! {
     game_boards (id) {
         id -> Int8,
         game_id -> Int8,
@@ -318,6 +350,9 @@ diesel::joinable!(computer_players -> users (user_id));
 diesel::joinable!(conditional_moves -> games (game_id));
 diesel::joinable!(conditional_moves -> users (user_id));
 diesel::joinable!(email_preferences -> users (user_id));
+diesel::joinable!(engine_analyses -> games (game_id));
+diesel::joinable!(engine_analyses -> users (requested_by));
+diesel::joinable!(engine_analysis_plies -> engine_analyses (game_id));
 diesel::joinable!(game_boards -> games (game_id));
 diesel::joinable!(game_imports -> games (game_id));
 diesel::joinable!(game_imports -> users (imported_by));
@@ -347,6 +382,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     computer_players,
     conditional_moves,
     email_preferences,
+    engine_analyses,
+    engine_analysis_plies,
     game_boards,
     game_imports,
     game_messages,

@@ -60,11 +60,13 @@ impl Application {
             signer: crate::mail::Signer::from_secret(key.master()),
             records: Arc::default(),
             computer_wakeup: Arc::default(),
+            analysis_wakeup: Arc::default(),
         };
         let server = run(listener, state.clone(), key)?;
         if state.settings.worker.enabled {
             actix_web::rt::spawn(crate::worker::run_worker(state.clone()));
             actix_web::rt::spawn(crate::worker::run_computer(state.clone()));
+            actix_web::rt::spawn(crate::analysis_worker::run_analysis(state.clone()));
         }
         Ok(Application {
             port,

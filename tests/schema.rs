@@ -89,11 +89,18 @@ fn sqlite_tables() -> Tables {
     )
     .load(sqlite)
     .expect("read the SQLite tables");
+    // Only a table's one-column `INTEGER PRIMARY KEY` is the row id; the columns of a key of
+    // several columns keep their declared types.
+    let mut key_columns = std::collections::HashMap::<String, usize>::new();
+    for row in rows.iter().filter(|r| r.primary_key > 0) {
+        *key_columns.entry(row.table_name.clone()).or_default() += 1;
+    }
     let mut tables = Tables::new();
     for row in rows {
         let key = row.primary_key > 0;
+        let row_id = key && key_columns.get(&row.table_name) == Some(&1);
         let col = Column {
-            sql_type: diesel_type(&row.declared_type, key).to_string(),
+            sql_type: diesel_type(&row.declared_type, row_id).to_string(),
             nullable: row.not_null == 0 && !key,
         };
         tables
@@ -118,9 +125,9 @@ fn canonical(diesel_type: &str) -> &str {
 
 /// The diesel type (as `diesel print-schema` names it for PostgreSQL) that a declared SQLite
 /// type stands for. `INTEGER PRIMARY KEY` is SQLite's 64-bit row id, PostgreSQL's `BIGSERIAL`.
-fn diesel_type(declared: &str, primary_key: bool) -> &'static str {
+fn diesel_type(declared: &str, row_id: bool) -> &'static str {
     match declared.to_uppercase().as_str() {
-        "INTEGER" if primary_key => "Int8",
+        "INTEGER" if row_id => "Int8",
         "INTEGER" => "Int4",
         "BIGINT" => "Int8",
         "TEXT" => "Text",

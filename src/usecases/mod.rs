@@ -11,6 +11,7 @@ pub mod computer;
 pub mod conditional;
 pub mod digest;
 pub mod email_settings;
+pub mod engine_analysis;
 pub mod finish;
 pub mod games;
 pub mod import;

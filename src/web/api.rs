@@ -23,6 +23,7 @@ use crate::web::game_page::standing::{PlayerClock, Standing};
 pub mod analysis;
 mod bughouse;
 mod computer;
+mod engine_analysis;
 mod messages;
 mod minesweeper;
 mod notifications;
@@ -78,6 +79,14 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                     .app_data(analysis::json_config())
                     .route(web::get().to(analysis::get_analysis))
                     .route(web::put().to(analysis::put_analysis)),
+            )
+            .route(
+                "/games/{id}/analysis/engine",
+                web::post().to(engine_analysis::post_engine_analysis),
+            )
+            .route(
+                "/games/{id}/analysis/engine",
+                web::get().to(engine_analysis::get_engine_analysis),
             )
             .route("/games/{id}/notes", web::get().to(messages::get_notes))
             .route("/games/{id}/notes", web::put().to(messages::put_notes))

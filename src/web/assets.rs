@@ -28,6 +28,7 @@ static ASSETS: &[Asset] = &[
     asset!("navigate.js", "text/javascript; charset=utf-8"),
     asset!("panel.js", "text/javascript; charset=utf-8"),
     asset!("analysis.js", "text/javascript; charset=utf-8"),
+    asset!("engine.js", "text/javascript; charset=utf-8"),
     asset!("match.js", "text/javascript; charset=utf-8"),
     asset!("mines.js", "text/javascript; charset=utf-8"),
     asset!("comments.js", "text/javascript; charset=utf-8"),

@@ -4,6 +4,7 @@ pub mod api;
 pub mod assets;
 pub mod board;
 pub mod errors;
+pub mod eval_graph;
 pub mod export;
 pub mod game_page;
 pub mod match_page;
@@ -42,6 +43,8 @@ pub struct AppState {
     pub records: Arc<crate::game::RecordCache>,
     /// Wakes this instance's computer opponent after a player acted (see `worker`).
     pub computer_wakeup: Arc<tokio::sync::Notify>,
+    /// Wakes this instance's engine analysis worker after someone asked for an analysis.
+    pub analysis_wakeup: Arc<tokio::sync::Notify>,
 }
 
 impl AppState {
@@ -65,6 +68,11 @@ impl AppState {
     /// next periodic pass.
     pub fn wake_computer(&self) {
         self.computer_wakeup.notify_one();
+    }
+
+    /// Asks this instance's analysis worker to look for waiting analyses now.
+    pub fn wake_analysis(&self) {
+        self.analysis_wakeup.notify_one();
     }
 
     /// The current time from the injected clock.

@@ -27,6 +27,7 @@
 
 mod api;
 mod eval;
+mod judgement;
 mod levels;
 mod minesweeper;
 mod ordering;
@@ -38,5 +39,6 @@ mod search;
 mod tt;
 
 pub use api::{Analysis, EngineError, Limits, SearchResult, analyse, analyse_game, best_move};
+pub use judgement::{Eval, Judgement, judge, winning_chances};
 pub use levels::Level;
 pub use position::{BadPosition, EnginePosition, Kind};

@@ -9,6 +9,7 @@ use crate::usecases::bughouse::MatchError;
 use crate::usecases::challenges::ChallengeError;
 use crate::usecases::computer::ComputerError;
 use crate::usecases::email_settings::{ResendError, SettingsError};
+use crate::usecases::engine_analysis::EngineAnalysisError;
 use crate::usecases::import::ImportError;
 use crate::usecases::leave::LeaveError;
 use crate::usecases::messages::MessageError;
@@ -290,6 +291,19 @@ impl UseCaseError for ResendError {
             ResendError::TooSoon => StatusCode::TOO_MANY_REQUESTS,
             ResendError::NoUser => StatusCode::NOT_FOUND,
             ResendError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl UseCaseError for EngineAnalysisError {
+    fn status(&self) -> StatusCode {
+        match self {
+            EngineAnalysisError::NotFound => StatusCode::NOT_FOUND,
+            EngineAnalysisError::NotOver => StatusCode::CONFLICT,
+            EngineAnalysisError::Aborted | EngineAnalysisError::Unsupported(_) => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
+            EngineAnalysisError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 }

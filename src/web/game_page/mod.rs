@@ -3,6 +3,7 @@
 
 mod actions;
 mod board;
+mod engine;
 mod info;
 mod moves;
 mod players;
@@ -22,11 +23,13 @@ use chrono::NaiveDateTime;
 use slowfuse_rules::{Game, PlayedMove};
 
 use crate::game::{GameRecord, LeaveTaken, RecordCache, leave_taken, load_game_cached};
+use crate::usecases::engine_analysis::{EngineReview, read_review_of};
 use crate::usecases::messages::readable_conversation;
 use crate::web::errors::WebError;
 use crate::web::{AppState, Layout, session};
 use actions::ActionBar;
 use board::BoardPanel;
+use engine::EnginePanel;
 use info::VariantPanel;
 use moves::MoveList;
 use players::Players;
@@ -143,6 +146,8 @@ pub struct GamePage {
     /// Whether the Analysis Board plays this variant (the tree itself is fetched by its
     /// owner's script, never drawn into the page).
     analysis_offered: bool,
+    /// The Engine Analysis tab.
+    engine: EnginePanel,
     /// What a shared link shows (the page's head).
     og: share::OpenGraph,
     /// The toolbar's Settings panel.
@@ -169,6 +174,8 @@ pub struct PageInputs<'a> {
     pub max_chars: usize,
     /// The server's public address, e.g. `https://chess.example.org`.
     pub public_url: &'a str,
+    /// The game's engine analysis, when someone asked for one.
+    pub engine_review: Option<&'a EngineReview>,
 }
 
 impl GamePage {
@@ -253,6 +260,12 @@ impl GamePage {
             confirm: preview.cloned(),
             resign_question,
             analysis_offered: crate::usecases::analysis::offered_for(&record.game.variant),
+            engine: engine::engine_panel(
+                record,
+                input.engine_review,
+                viewer.id.is_some(),
+                view_ply,
+            ),
             og: share::open_graph(
                 record,
                 &info::variant_panel(&record.game.variant).name,
@@ -270,7 +283,12 @@ impl GamePage {
 
 /// The record and the viewer's own rows, read on one connection as of one moment; `None` for
 /// no such game.
-type Loaded = (GameRecord, ViewerExtras, Vec<LeaveTaken>);
+type Loaded = (
+    GameRecord,
+    ViewerExtras,
+    Vec<LeaveTaken>,
+    Option<EngineReview>,
+);
 
 fn load(
     conn: &mut crate::db::DbConnection,
@@ -285,7 +303,12 @@ fn load(
         };
         let extras = ViewerExtras::load(conn, &record, &Viewer::of(&record, me, false))?;
         let leave = leave_taken(conn, &record, now)?;
-        Ok(Some((record, extras, leave)))
+        let review = if record.status.is_running() {
+            None
+        } else {
+            read_review_of(conn, &record)?
+        };
+        Ok(Some((record, extras, leave, review)))
     })
 }
 
@@ -299,7 +322,7 @@ pub async fn draw(
     let me = session::current_user_id(session);
     let records = state.records.clone();
     let now = state.now();
-    let (record, extras, leave) = state
+    let (record, extras, leave, review) = state
         .db(move |c| load(c, &records, id, me, now))
         .await??
         .ok_or(WebError::NotFound)?;
@@ -343,6 +366,7 @@ pub async fn draw(
         now,
         max_chars: state.settings.game.max_message_chars,
         public_url: &state.settings.server.public_url,
+        engine_review: review.as_ref(),
     };
     let page = GamePage::build(Layout::from_session(session), inputs);
     // Room for the whole page at once: a long game's move list would otherwise grow the

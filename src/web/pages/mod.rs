@@ -6,6 +6,7 @@ mod bughouse;
 mod challenges;
 mod conversation;
 mod dashboard;
+mod engine_analysis;
 mod game;
 mod help;
 mod home;
@@ -98,6 +99,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/games/{id}/bombs", web::post().to(minesweeper::place))
         .route("/games/{id}/tags", web::post().to(tags::add))
         .route("/games/{id}/tags/remove", web::post().to(tags::remove))
+        .route(
+            "/games/{id}/engine-analysis",
+            web::post().to(engine_analysis::ask),
+        )
         .route("/games/{id}/kibitz", web::post().to(conversation::kibitz))
         .route(
             "/games/{id}/notes",

@@ -1,0 +1,2 @@
+DROP TABLE engine_analysis_plies;
+DROP TABLE engine_analyses;

@@ -1,0 +1,160 @@
+//! The engine analysis worker of one instance: it queues rated games as they end (when the
+//! setting asks), then takes the waiting analyses one at a time (each claimed with a lease, so
+//! exactly one instance works on a game), judges every position in turn with the engine the
+//! settings give for the variant, and writes each position as soon as it is judged, so the
+//! page shows the progress and a worker that dies leaves what it did to the next one.
+//! The search runs on the blocking pool, holding no database connection while it thinks.
+
+use std::time::{Duration, Instant};
+
+use slowfuse_engine::{EnginePosition, Limits, analyse};
+use slowfuse_rules::Game;
+
+use crate::game::read_game_cached;
+use crate::usecases::engine_analysis::{
+    Engine, Job, PositionFigures, claim_next, fail_job, finish_job, queue_rated_games,
+    record_position,
+};
+use crate::web::AppState;
+
+/// The built-in engine's name, as the analysis records it.
+pub const BUILT_IN_ENGINE: &str = "Slowfuse";
+
+/// How far back a rated game's end may lie for it to be queued automatically: games that ended
+/// while the setting was off, or long before this instance started, are left alone.
+const AUTOMATIC_WINDOW_HOURS: i64 = 24;
+
+/// Runs forever on the server's runtime: a pass when woken (someone asked for an analysis on
+/// this instance), and every `worker.interval_seconds` anyway.
+pub async fn run_analysis(state: AppState) {
+    let period = Duration::from_secs(state.settings.worker.interval_seconds.max(1));
+    let worker = worker_name();
+    loop {
+        let _ = actix_web::rt::time::timeout(period, state.analysis_wakeup.notified()).await;
+        match analyse_waiting(&state, &worker).await {
+            Ok(done) if !done.is_empty() => log::info!("engine analysis done: games {done:?}"),
+            Ok(_) => {}
+            Err(e) => log::error!("engine analysis pass failed: {e:#}"),
+        }
+    }
+}
+
+/// This worker's name on the analyses it claims: the process and a random part, so two
+/// instances on one host differ.
+pub fn worker_name() -> String {
+    format!("{}-{:08x}", std::process::id(), rand::random::<u32>())
+}
+
+/// One pass: queue the rated games that ended (when asked to), then analyse every waiting
+/// game, one after another. Returns the games whose analysis this pass finished.
+pub async fn analyse_waiting(state: &AppState, worker: &str) -> anyhow::Result<Vec<i64>> {
+    if state.settings.analysis.automatic_for_rated {
+        let now = state.now();
+        let since = now - chrono::Duration::hours(AUTOMATIC_WINDOW_HOURS);
+        let queued = state
+            .db(move |c| queue_rated_games(c, now, since))
+            .await??;
+        if !queued.is_empty() {
+            log::info!("rated games queued for engine analysis: {queued:?}");
+        }
+    }
+    let mut done = Vec::new();
+    loop {
+        let now = state.now();
+        let name = worker.to_string();
+        let Some(job) = state.db(move |c| claim_next(c, now, &name)).await?? else {
+            return Ok(done);
+        };
+        let game_id = job.game_id;
+        let (state2, name) = (state.clone(), worker.to_string());
+        let finished = actix_web::web::block(move || analyse_job(&state2, &name, &job))
+            .await
+            .map_err(|e| anyhow::anyhow!("the analysis thread failed: {e}"))?;
+        match finished {
+            Ok(true) => done.push(game_id),
+            Ok(false) => {
+                log::info!("engine analysis of game {game_id} taken over by another worker")
+            }
+            Err(e) => {
+                log::error!("engine analysis of game {game_id} failed: {e:#}");
+                let (reason, name) = (format!("{e:#}"), worker.to_string());
+                state
+                    .db(move |c| fail_job(c, &name, game_id, &reason))
+                    .await??;
+            }
+        }
+    }
+}
+
+/// Judges the positions of `job` still to do, writing each; `Ok(false)` when another worker
+/// took the job over meanwhile. Blocking: runs on the blocking pool.
+fn analyse_job(state: &AppState, worker: &str, job: &Job) -> anyhow::Result<bool> {
+    let game = {
+        let mut conn = state.pool.get()?;
+        let record = read_game_cached(&mut conn, &state.records, job.game_id)?
+            .ok_or_else(|| anyhow::anyhow!("the game is gone"))?;
+        record.chess_game()?
+    };
+    let settings = &state.settings.analysis;
+    let nodes = settings.nodes;
+    let engine = Engine {
+        name: BUILT_IN_ENGINE,
+        nodes: i64::try_from(nodes).unwrap_or(i64::MAX),
+    };
+    let think = Duration::from_secs(settings.seconds_per_position.max(1));
+    let total = i32::try_from(game.moves().len() + 1)?;
+    let mut at = Game::from_fen(game.variant(), &game.initial_fen())?;
+    for ply in 0..total {
+        if ply >= job.done_positions {
+            let figures = judge_position(&at, ply, nodes, think);
+            let now = state.now();
+            let mut conn = state.pool.get()?;
+            if !record_position(&mut conn, now, worker, job.game_id, &engine, &figures)? {
+                return Ok(false);
+            }
+        }
+        if let Some(played) = game.moves().get(usize::try_from(ply)?) {
+            at = at.play_uci(&played.uci)?;
+        }
+    }
+    let now = state.now();
+    let mut conn = state.pool.get()?;
+    Ok(finish_job(&mut conn, now, worker, job.game_id)?)
+}
+
+/// The built-in engine's figures for the position of `game` (with its history, so repetitions
+/// count), within `nodes` and `think`.
+fn judge_position(game: &Game, ply: i32, nodes: u64, think: Duration) -> PositionFigures {
+    let started = Instant::now();
+    let stop = move || started.elapsed() > think;
+    let found = analyse(
+        &EnginePosition::from_game(game),
+        &Limits::nodes(nodes).with_stop(&stop),
+    );
+    let line_san = san_line(game, &found.pv);
+    PositionFigures {
+        ply,
+        eval_cp: found.score_cp,
+        mate: found.mate,
+        best_san: found.best.as_ref().and_then(|_| line_san.first().cloned()),
+        best_uci: found.best,
+        best_line: found.pv,
+        best_line_san: line_san,
+        depth: i32::try_from(found.depth).unwrap_or(i32::MAX),
+        nodes: i64::try_from(found.nodes).unwrap_or(i64::MAX),
+    }
+}
+
+/// The moves of `line` (UCI) in SAN, played from `game`'s position; as far as they are legal.
+pub fn san_line(game: &Game, line: &[String]) -> Vec<String> {
+    let mut sans = Vec::with_capacity(line.len());
+    let mut at = game.clone();
+    for uci in line {
+        let Ok(next) = at.play_uci(uci) else { break };
+        if let Some(played) = next.moves().last() {
+            sans.push(played.san.clone());
+        }
+        at = next;
+    }
+    sans
+}
