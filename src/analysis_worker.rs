@@ -1,24 +1,20 @@
 //! The engine analysis worker of one instance: it queues rated games as they end (when the
 //! setting asks), then takes the waiting analyses one at a time (each claimed with a lease, so
 //! exactly one instance works on a game), judges every position in turn with the engine the
-//! settings give for the variant, and writes each position as soon as it is judged, so the
+//! settings give for the variant (`analysts`), and writes each position as soon as it is judged, so the
 //! page shows the progress and a worker that dies leaves what it did to the next one.
 //! The search runs on the blocking pool, holding no database connection while it thinks.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use slowfuse_engine::{EnginePosition, Limits, analyse};
 use slowfuse_rules::Game;
 
+use crate::analysts::Analyst;
 use crate::game::read_game_cached;
 use crate::usecases::engine_analysis::{
-    Engine, Job, PositionFigures, claim_next, fail_job, finish_job, queue_rated_games,
-    record_position,
+    Engine, Job, claim_next, fail_job, finish_job, queue_rated_games, record_position,
 };
 use crate::web::AppState;
-
-/// The built-in engine's name, as the analysis records it.
-pub const BUILT_IN_ENGINE: &str = "Slowfuse";
 
 /// How far back a rated game's end may lie for it to be queued automatically: games that ended
 /// while the setting was off, or long before this instance started, are left alone.
@@ -95,18 +91,17 @@ fn analyse_job(state: &AppState, worker: &str, job: &Job) -> anyhow::Result<bool
             .ok_or_else(|| anyhow::anyhow!("the game is gone"))?;
         record.chess_game()?
     };
-    let settings = &state.settings.analysis;
-    let nodes = settings.nodes;
-    let engine = Engine {
-        name: BUILT_IN_ENGINE,
-        nodes: i64::try_from(nodes).unwrap_or(i64::MAX),
-    };
-    let think = Duration::from_secs(settings.seconds_per_position.max(1));
+    let mut analyst = Analyst::for_variant(&state.settings.analysis, game.variant());
     let total = i32::try_from(game.moves().len() + 1)?;
     let mut at = Game::from_fen(game.variant(), &game.initial_fen())?;
     for ply in 0..total {
         if ply >= job.done_positions {
-            let figures = judge_position(&at, ply, nodes, think);
+            let figures = analyst.judge(&at, ply);
+            let (name, nodes) = analyst.engine();
+            let engine = Engine {
+                name: &name,
+                nodes: i64::try_from(nodes).unwrap_or(i64::MAX),
+            };
             let now = state.now();
             let mut conn = state.pool.get()?;
             if !record_position(&mut conn, now, worker, job.game_id, &engine, &figures)? {
@@ -120,41 +115,4 @@ fn analyse_job(state: &AppState, worker: &str, job: &Job) -> anyhow::Result<bool
     let now = state.now();
     let mut conn = state.pool.get()?;
     Ok(finish_job(&mut conn, now, worker, job.game_id)?)
-}
-
-/// The built-in engine's figures for the position of `game` (with its history, so repetitions
-/// count), within `nodes` and `think`.
-fn judge_position(game: &Game, ply: i32, nodes: u64, think: Duration) -> PositionFigures {
-    let started = Instant::now();
-    let stop = move || started.elapsed() > think;
-    let found = analyse(
-        &EnginePosition::from_game(game),
-        &Limits::nodes(nodes).with_stop(&stop),
-    );
-    let line_san = san_line(game, &found.pv);
-    PositionFigures {
-        ply,
-        eval_cp: found.score_cp,
-        mate: found.mate,
-        best_san: found.best.as_ref().and_then(|_| line_san.first().cloned()),
-        best_uci: found.best,
-        best_line: found.pv,
-        best_line_san: line_san,
-        depth: i32::try_from(found.depth).unwrap_or(i32::MAX),
-        nodes: i64::try_from(found.nodes).unwrap_or(i64::MAX),
-    }
-}
-
-/// The moves of `line` (UCI) in SAN, played from `game`'s position; as far as they are legal.
-pub fn san_line(game: &Game, line: &[String]) -> Vec<String> {
-    let mut sans = Vec::with_capacity(line.len());
-    let mut at = game.clone();
-    for uci in line {
-        let Ok(next) = at.play_uci(uci) else { break };
-        if let Some(played) = next.moves().last() {
-            sans.push(played.san.clone());
-        }
-        at = next;
-    }
-    sans
 }

@@ -1,6 +1,7 @@
 //! Slowfuse: a correspondence-chess server. `main` is a thin wrapper over [`cli::run`].
 
 pub mod analysis_worker;
+pub mod analysts;
 pub mod cli;
 pub mod clock;
 pub mod config;

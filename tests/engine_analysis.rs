@@ -400,3 +400,111 @@ mod leases {
         assert_eq!(app.get(&analysis_path(g), None).status, 404);
     }
 }
+
+// ---------- with an external UCI engine ----------
+
+mod external {
+    use super::*;
+
+    /// Debian's Stockfish (`/usr/games/stockfish`); `None` (skip) when not installed, except
+    /// under CI, where the test fails.
+    fn stockfish() -> Option<String> {
+        let path = std::path::Path::new("/usr/games/stockfish");
+        if path.is_file() {
+            return Some(path.display().to_string());
+        }
+        assert!(
+            !common::under_ci(),
+            "stockfish not installed; CI must run this test (apt-get install stockfish)"
+        );
+        eprintln!("SKIPPED: stockfish not installed");
+        None
+    }
+
+    fn spawn_with_engine(backend: Backend, path: &str) -> Option<TestApp> {
+        spawn_app_with_env(
+            backend,
+            Options::default(),
+            vec![
+                ("SLOWFUSE__ANALYSIS__NODES".into(), "20000".into()),
+                ("SLOWFUSE__ANALYSIS__UCI_PATH".into(), path.into()),
+                ("SLOWFUSE__ANALYSIS__UCI_NODES".into(), "50000".into()),
+                (
+                    "SLOWFUSE__ANALYSIS__AUTOMATIC_FOR_RATED".into(),
+                    "false".into(),
+                ),
+            ],
+        )
+    }
+
+    macro_rules! with_stockfish {
+        ($($name:ident),* $(,)?) => {
+            mod sqlite {
+                $(#[test] fn $name() {
+                    let Some(path) = super::stockfish() else { return };
+                    if let Some(app) = super::spawn_with_engine(super::Backend::Sqlite, &path) { super::$name(&app) }
+                })*
+            }
+            mod postgres {
+                $(#[test] fn $name() {
+                    let Some(path) = super::stockfish() else { return };
+                    if let Some(app) = super::spawn_with_engine(super::Backend::Postgres, &path) { super::$name(&app) }
+                })*
+            }
+        };
+    }
+
+    with_stockfish!(the_configured_engine_analyses_its_variants_and_ours_the_others,);
+
+    fn the_configured_engine_analyses_its_variants_and_ours_the_others(app: &TestApp) {
+        let (g, w) = finished_game(app, "uma", "vic");
+        assert_eq!(app.post(&analysis_path(g), Some(&w), json!({})).status, 202);
+        // Atomic is not among the variants Stockfish is named for: ours judges it.
+        let (w2, b2) = (app.user("wes"), app.user("xia"));
+        let atomic = app.game("atomic", &w2, &b2);
+        app.play_all(atomic, &w2, &b2, &["g1f3", "g8f6", "f3e5", "e7e6", "e5f7"]);
+        assert_eq!(
+            app.post(&analysis_path(atomic), Some(&w2), json!({}))
+                .status,
+            202
+        );
+        let mut done = analysis_pass(app, "uci");
+        done.sort_unstable();
+        assert_eq!(done, vec![g, atomic]);
+
+        let a = app.get(&analysis_path(g), None).body;
+        assert_eq!(a["status"], "done", "{a}");
+        assert!(
+            a["engine"].as_str().unwrap().starts_with("Stockfish"),
+            "{a}"
+        );
+        assert_eq!(a["nodes"], 50000);
+        let plies = a["plies"].as_array().unwrap();
+        assert_eq!(plies.len(), 5);
+        assert_eq!(plies[3]["mate"], -1, "{}", plies[3]);
+        assert_eq!(plies[3]["best_san"], "Qh4#");
+        assert_eq!(plies[3]["judgement"], "blunder");
+        assert_eq!(
+            plies[4]["mate"], 0,
+            "the mate on the board is read by our rules"
+        );
+
+        let a = app.get(&analysis_path(atomic), None).body;
+        assert_eq!(a["status"], "done", "{a}");
+        assert_eq!(a["engine"], "Slowfuse");
+    }
+
+    #[test]
+    fn an_engine_that_does_not_start_leaves_the_analysis_to_ours() {
+        let Some(app) = spawn_with_engine(Backend::Sqlite, "/nonexistent/engine") else {
+            return;
+        };
+        let (g, w) = finished_game(&app, "yves", "zoe");
+        assert_eq!(app.post(&analysis_path(g), Some(&w), json!({})).status, 202);
+        assert_eq!(analysis_pass(&app, "uci"), vec![g]);
+        let a = app.get(&analysis_path(g), None).body;
+        assert_eq!(a["status"], "done");
+        assert_eq!(a["engine"], "Slowfuse");
+        assert_eq!(a["plies"][3]["judgement"], "blunder");
+    }
+}
