@@ -436,7 +436,7 @@ fn moving_through_a_game_flipping_and_animating_without_reloading_in_chromium(ap
         (
             "Engine Analysis",
             "panel-engine",
-            "No engine analysis is available",
+            "No engine analysis of this game yet.",
         ),
         (
             "Help",

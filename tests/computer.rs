@@ -22,6 +22,7 @@ on_both_databases!(
     a_minesweeper_game_against_the_computer_gets_past_the_setup,
     the_home_page_form_starts_a_game_against_the_computer,
     the_computer_fills_the_empty_seats_of_a_bughouse_match,
+    lists_and_answers_name_the_computer_by_its_level,
 );
 
 /// One pass of the computer's job, as the worker runs it.
@@ -475,4 +476,39 @@ fn the_computer_fills_the_empty_seats_of_a_bughouse_match(app: &TestApp) {
     let plies = |board: &str| j["boards"][board]["ply"].as_i64().unwrap_or(-1);
     assert_eq!(plies("a"), 2, "the computer answered on board a: {j}");
     assert!(plies("b") >= 2, "the computer plays board b: {j}");
+}
+
+fn lists_and_answers_name_the_computer_by_its_level(app: &TestApp) {
+    let alice = app.user("alice");
+    let g = new_game(
+        app,
+        &alice,
+        json!({"variant": "atomic", "color": "white", "level": "easy"}),
+    );
+    let game = game_json(app, g);
+    assert_eq!(
+        game["black"], "computer-easy",
+        "the account, for links and lookups"
+    );
+    assert_eq!(game["black_name"], "Computer (Easy)");
+    assert_eq!(game["white_name"], "alice");
+    let mine = app.get("/api/v1/me/games", Some(&alice)).body;
+    assert_eq!(mine[0]["black_name"], "Computer (Easy)", "{mine}");
+    let found = app.get("/api/v1/search?player=alice", None).body;
+    assert_eq!(
+        found["games"][0]["black_name"], "Computer (Easy)",
+        "{found}"
+    );
+    let browser = app.logged_in("alice");
+    for page in ["/games", "/", "/search?player=alice", "/users/alice"] {
+        let body = browser.get(page).body;
+        assert!(
+            body.contains("Computer (Easy)"),
+            "{page} names the computer"
+        );
+        assert!(
+            !body.contains(">computer-easy<"),
+            "{page} shows the account's name"
+        );
+    }
 }

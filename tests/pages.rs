@@ -688,7 +688,7 @@ fn every_ply_shows_its_marks_and_the_board_flips_without_javascript(app: &TestAp
     }
     assert!(third.contains(">Hide Comments</a>"));
     // A finished game: no engine analysis yet, said plainly. The Share tab's FEN is the ply shown.
-    assert!(third.contains("No engine analysis is available for this game yet."));
+    assert!(third.contains("No engine analysis of this game yet."));
     assert!(third.contains("rnbqkb1r/pppppppp/5n2/4N3/8/8/PPPPPPPP/RNBQKB1R b KQkq - 3 2"));
     let (status, help) = app.get_text("/help/game");
     assert_eq!(status, 200);

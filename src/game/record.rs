@@ -38,12 +38,18 @@ impl SeatedPlayer {
 
     /// The name the pages show: "Computer (Easy)" for a computer account, else the username.
     pub fn shown_name(&self) -> String {
-        match self.computer_level.as_deref() {
-            Some("easy") => "Computer (Easy)".to_string(),
-            Some("medium") => "Computer (Medium)".to_string(),
-            Some("hard") => "Computer (Hard)".to_string(),
-            _ => self.username.clone(),
-        }
+        shown_name(&self.username, self.computer_level.as_deref())
+    }
+}
+
+/// The name shown for the account `username`: "Computer (Easy)" when it is a computer
+/// account of that `level`, else the username.
+pub fn shown_name(username: &str, level: Option<&str>) -> String {
+    match level {
+        Some("easy") => "Computer (Easy)".to_string(),
+        Some("medium") => "Computer (Medium)".to_string(),
+        Some("hard") => "Computer (Hard)".to_string(),
+        _ => username.to_string(),
     }
 }
 
@@ -409,7 +415,10 @@ pub fn leave_taken(
 
 /// The players' names of many games at once, for lists; with the sides of imported games that
 /// are only names (no account to link to).
-pub struct PlayerNames(Vec<(i64, i32, String, String)>, Vec<(i64, &'static str)>);
+pub struct PlayerNames(Vec<NameRow>, Vec<(i64, &'static str)>);
+
+/// A seat's name in a list: game, board, colour, username, the name shown.
+type NameRow = (i64, i32, String, String, String);
 
 impl PlayerNames {
     /// Whether the player of `color` in `game` is an account (not a PGN name of an imported
@@ -422,11 +431,21 @@ impl PlayerNames {
     /// bughouse match, the side is a team: White's is team A (A1 and A2, "alice & dave"),
     /// Black's team B.
     pub fn of(&self, game: i64, color: &str) -> String {
+        self.side(game, color, |row| &row.3)
+    }
+
+    /// As [`PlayerNames::of`], with a computer account shown as "Computer (Easy)" and so on:
+    /// the name for people to read (`of` is the one to link to).
+    pub fn shown(&self, game: i64, color: &str) -> String {
+        self.side(game, color, |row| &row.4)
+    }
+
+    fn side(&self, game: i64, color: &str, name: impl Fn(&NameRow) -> &String) -> String {
         let seat = |board: i32, color: &str| {
             self.0
                 .iter()
-                .find(|(g, b, c, _)| *g == game && *b == board && c == color)
-                .map(|(_, _, _, n)| n.as_str())
+                .find(|(g, b, c, ..)| *g == game && *b == board && c == color)
+                .map(|row| name(row).as_str())
         };
         let partner_color = if color == "white" { "black" } else { "white" };
         match (seat(0, color), seat(1, partner_color)) {
@@ -440,24 +459,32 @@ impl PlayerNames {
 /// Reads the names of the players of `games`: the seated accounts in one query, then the PGN
 /// names of imported games for the sides no account sits on.
 pub fn player_names(conn: &mut DbConnection, games: &[i64]) -> QueryResult<PlayerNames> {
-    let mut rows: Vec<(i64, i32, String, String)> = game_players::table
-        .inner_join(users::table)
+    let seated: Vec<(i64, i32, String, String, Option<String>)> = game_players::table
+        .inner_join(users::table.left_join(computer_players::table))
         .filter(game_players::game_id.eq_any(games))
         .select((
             game_players::game_id,
             game_players::board,
             game_players::color,
             users::username,
+            computer_players::level.nullable(),
         ))
         .load(conn)?;
+    let mut rows: Vec<NameRow> = seated
+        .into_iter()
+        .map(|(game, board, color, username, level)| {
+            let shown = shown_name(&username, level.as_deref());
+            (game, board, color, username, shown)
+        })
+        .collect();
     let mut names_only = Vec::new();
     for (game, white, black) in super::imported::imported_names(conn, games)? {
         for (color, name) in [("white", white), ("black", black)] {
             if !rows
                 .iter()
-                .any(|(g, b, c, _)| *g == game && *b == 0 && c == color)
+                .any(|(g, b, c, ..)| *g == game && *b == 0 && c == color)
             {
-                rows.push((game, 0, color.to_string(), name));
+                rows.push((game, 0, color.to_string(), name.clone(), name));
                 names_only.push((game, color));
             }
         }

@@ -14,8 +14,12 @@ use crate::schema::{game_boards, game_players, games};
 pub struct GameSummary {
     pub id: i64,
     pub variant: String,
+    /// The players' usernames (a bughouse side: "alice & dave"), and as people read them
+    /// ("Computer (Easy)" for a computer account).
     pub white: String,
     pub black: String,
+    pub white_name: String,
+    pub black_name: String,
     pub status: String,
     pub result: String,
     /// How a finished game ended (`resignation`, `time_forfeit`, …), when stored.
@@ -57,6 +61,8 @@ pub fn my_games(conn: &mut DbConnection, user_id: i64) -> QueryResult<Vec<GameSu
             GameSummary {
                 white: name(g.id, "white"),
                 black: name(g.id, "black"),
+                white_name: names.shown(g.id, "white"),
+                black_name: names.shown(g.id, "black"),
                 my_turn: g.status == GameStatus::Started.as_str() && turn == color,
                 my_color,
                 id: g.id,

@@ -29,6 +29,9 @@ pub struct RecentGame {
     pub variant: String,
     pub white: String,
     pub black: String,
+    /// The names as people read them ("Computer (Easy)" for a computer account).
+    pub white_name: String,
+    pub black_name: String,
     /// Whether each name is an account's (an imported game's other side is a PGN name).
     pub white_account: bool,
     pub black_account: bool,
@@ -121,6 +124,8 @@ fn recent_games(conn: &mut DbConnection, user_id: i64, limit: i64) -> QueryResul
             |(id, variant, status, result, rated, updated_at)| RecentGame {
                 white: name(id, "white"),
                 black: name(id, "black"),
+                white_name: names.shown(id, "white"),
+                black_name: names.shown(id, "black"),
                 white_account: names.is_account(id, "white"),
                 black_account: names.is_account(id, "black"),
                 id,

@@ -379,6 +379,9 @@ pub struct FoundGame {
     pub game: Game,
     pub white: String,
     pub black: String,
+    /// The names as people read them ("Computer (Easy)" for a computer account).
+    pub white_name: String,
+    pub black_name: String,
     /// The searcher's own tags; empty for anyone not logged in.
     pub tags: Vec<String>,
 }
@@ -617,32 +620,18 @@ pub fn search_games(
             .offset(offset)
             .load(conn)?;
         let ids: Vec<i64> = rows.iter().map(|g| g.id).collect();
-        let names: Vec<(i64, String, String)> = game_players::table
-            .inner_join(users::table)
-            .filter(game_players::game_id.eq_any(&ids))
-            .select((game_players::game_id, game_players::color, users::username))
-            .load(conn)?;
+        let names = crate::game::player_names(conn, &ids)?;
         let mut tags = match viewer {
             Some(me) => my_tags_on(conn, me, &ids)?,
             None => Default::default(),
         };
-        let imported = crate::game::imported::imported_names(conn, &ids)?;
-        let name = |game: i64, color: &str| {
-            names
-                .iter()
-                .find(|(g, c, _)| *g == game && c == color)
-                .map(|(_, _, n)| n.clone())
-                .or_else(|| {
-                    let (_, white, black) = imported.iter().find(|(g, _, _)| *g == game)?;
-                    Some(if color == "white" { white } else { black }.clone())
-                })
-                .unwrap_or_else(|| "?".to_string())
-        };
         results.games = rows
             .into_iter()
             .map(|game| FoundGame {
-                white: name(game.id, "white"),
-                black: name(game.id, "black"),
+                white: names.of(game.id, "white"),
+                black: names.of(game.id, "black"),
+                white_name: names.shown(game.id, "white"),
+                black_name: names.shown(game.id, "black"),
                 tags: tags.remove(&game.id).unwrap_or_default(),
                 game,
             })

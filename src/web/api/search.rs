@@ -68,6 +68,8 @@ fn found_json(f: &FoundGame, with_tags: bool) -> Value {
         "variant": g.variant,
         "white": f.white,
         "black": f.black,
+        "white_name": f.white_name,
+        "black_name": f.black_name,
         "status": g.status,
         "result": g.result,
         "termination": g.termination,

@@ -185,8 +185,8 @@ fn challenge_card(l: &ChallengeListing) -> ChallengeCard {
 
 fn opponent_of(g: &GameSummary) -> &str {
     match g.my_color {
-        Color::White => &g.black,
-        Color::Black => &g.white,
+        Color::White => &g.black_name,
+        Color::Black => &g.white_name,
     }
 }
 

@@ -41,8 +41,8 @@ fn game_line(g: &GameSummary, now: NaiveDateTime) -> GameLine {
     GameLine {
         id: g.id,
         variant: g.variant.clone(),
-        white: g.white.clone(),
-        black: g.black.clone(),
+        white: g.white_name.clone(),
+        black: g.black_name.clone(),
         my_color: color_name(g.my_color),
         my_turn: g.my_turn,
         state,

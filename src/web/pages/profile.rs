@@ -51,8 +51,11 @@ pub struct RatingView {
 pub struct GameLine {
     pub id: i64,
     pub variant: String,
+    /// The usernames (for the links) and the names shown.
     pub white: String,
     pub black: String,
+    pub white_name: String,
+    pub black_name: String,
     /// Linked to a profile only when the name is an account's.
     pub white_account: bool,
     pub black_account: bool,
@@ -109,6 +112,8 @@ fn game_line(g: &RecentGame) -> GameLine {
         variant: variant_label(&g.variant),
         white: g.white.clone(),
         black: g.black.clone(),
+        white_name: g.white_name.clone(),
+        black_name: g.black_name.clone(),
         white_account: g.white_account,
         black_account: g.black_account,
         state: match g.status.as_str() {

@@ -102,8 +102,8 @@ fn line(
     let board = boards.get(&g.id).map(|snapshot| {
         let label = format!(
             "{} vs {}, {variant}, {}",
-            found.white,
-            found.black,
+            found.white_name,
+            found.black_name,
             if g.status == "started" {
                 "the position now".to_string()
             } else {
@@ -114,8 +114,8 @@ fn line(
     });
     FoundLine {
         id: g.id,
-        white: found.white,
-        black: found.black,
+        white: found.white_name,
+        black: found.black_name,
         variant,
         board,
         rated: g.rated,
