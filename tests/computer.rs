@@ -23,6 +23,8 @@ on_both_databases!(
     the_home_page_form_starts_a_game_against_the_computer,
     the_computer_fills_the_empty_seats_of_a_bughouse_match,
     lists_and_answers_name_the_computer_by_its_level,
+    a_challenge_to_the_computer_is_taken_at_once_with_or_without_a_clock,
+    the_challenges_page_seats_the_computer_in_a_bughouse_match,
 );
 
 /// One pass of the computer's job, as the worker runs it.
@@ -511,4 +513,94 @@ fn lists_and_answers_name_the_computer_by_its_level(app: &TestApp) {
             "{page} shows the account's name"
         );
     }
+}
+
+fn a_challenge_to_the_computer_is_taken_at_once_with_or_without_a_clock(app: &TestApp) {
+    let moe = app.user("moe");
+    // A day a move: the computer takes it at once, and the game has its clock.
+    let r = app.post(
+        "/api/v1/challenges",
+        Some(&moe),
+        json!({"variant": "crazyhouse", "color": "black", "days_per_move": 1, "opponent": "computer-medium"}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let g = r.body["game_id"].as_i64().expect("the computer accepted");
+    let j = game_json(app, g);
+    assert_eq!(j["status"], "started");
+    assert_eq!(j["white"], "computer-medium");
+    assert_eq!(j["days_per_move"], 1);
+    // It is White: its first move comes through the worker.
+    computer_pass(app);
+    assert_eq!(game_json(app, g)["ply"], 1, "the computer opened");
+    // Rated: refused, nothing left waiting.
+    let r = app.post(
+        "/api/v1/challenges",
+        Some(&moe),
+        json!({"variant": "atomic", "color": "white", "days_per_move": 3, "rated": true, "opponent": "computer-hard"}),
+    );
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert!(
+        r.body["error"]
+            .as_str()
+            .unwrap()
+            .contains("casual games only"),
+        "{}",
+        r.body
+    );
+    let open = app.get("/api/v1/challenges", Some(&moe)).body;
+    assert_eq!(open.as_array().map(Vec::len), Some(0), "{open}");
+    // The same from the challenges page: straight to the game.
+    let browser = app.logged_in("moe");
+    let csrf = browser.csrf("/challenges");
+    let page = browser.post(
+        "/challenges",
+        &[
+            ("csrf_token", &csrf),
+            ("variant", "antichess"),
+            ("color", "white"),
+            ("time_control", "none"),
+            ("opponent", "computer-easy"),
+        ],
+    );
+    assert_eq!(page.status, 303, "{}", page.body);
+    let to = page.location.expect("to the game");
+    assert!(to.starts_with("/games/"), "{to}");
+    let id: i64 = to.trim_start_matches("/games/").parse().unwrap();
+    assert_eq!(game_json(app, id)["black"], "computer-easy");
+    // The bughouse form's rated match with the computer: refused too.
+    let r = app.post(
+        "/api/v1/challenges",
+        Some(&moe),
+        json!({"variant": "bughouse", "seat": "A1", "rated": true, "fill_with_computer": "easy"}),
+    );
+    assert_eq!(r.status, 422, "{}", r.body);
+}
+
+fn the_challenges_page_seats_the_computer_in_a_bughouse_match(app: &TestApp) {
+    app.user("nia");
+    let browser = app.logged_in("nia");
+    let page = browser.get("/challenges");
+    assert!(page.body.contains(r#"id="fill_with_computer""#));
+    let csrf = browser.csrf("/challenges");
+    let page = browser.post(
+        "/challenges",
+        &[
+            ("csrf_token", &csrf),
+            ("variant", "bughouse"),
+            ("color", "random"),
+            ("seat", "B2"),
+            ("time_control", "none"),
+            ("fill_with_computer", "medium"),
+        ],
+    );
+    assert_eq!(page.status, 303, "{}", page.body);
+    let to = page.location.expect("to the match");
+    let id: i64 = to.trim_start_matches("/games/").parse().expect("a game");
+    let j = game_json(app, id);
+    assert_eq!(j["status"], "started", "{j}");
+    let match_page = browser.get(&to).body;
+    assert!(
+        match_page.contains("Computer (Medium)"),
+        "the seats name the computer"
+    );
 }

@@ -20,7 +20,8 @@ use crate::random::Random;
 use crate::schema::{challenges, computer_players, game_boards, game_players, games};
 use crate::usecases::bughouse::{MatchAction, MatchError, MatchRequest, act_in_match};
 use crate::usecases::challenges::{
-    ChallengeError, ChallengeKind, OFFERED_VARIANTS, random_token, start_game,
+    ChallengeError, ChallengeKind, ChallengeRequest, OFFERED_VARIANTS, accept_challenge,
+    create_challenge, random_token, start_game,
 };
 use crate::usecases::minesweeper::{DEFAULT_SETUP_HOURS, MinesError, place_rest_at_random};
 use crate::usecases::play::{Action, ActionRequest, PlayError, act};
@@ -53,6 +54,8 @@ pub enum ComputerError {
     BadColor,
     #[error("the computer's {0} account is missing on this server")]
     NoAccount(&'static str),
+    #[error("the computer plays casual games only: leave \"rated\" off to play it")]
+    Rated,
     #[error(transparent)]
     Challenge(#[from] ChallengeError),
     #[error(transparent)]
@@ -91,6 +94,43 @@ pub fn computer_account(conn: &mut DbConnection, level: Level) -> Result<i64, Co
     Ok(computer_accounts(conn, level)?[0])
 }
 
+/// Creates a challenge as `challenges::create_challenge` does; when it is addressed to one of
+/// the computer's accounts, that account accepts it at once (any variant, with or without a
+/// clock) and the game's id comes back too. The computer plays casual games only: a rated
+/// challenge to it is refused and nothing is stored.
+pub fn create_challenge_answered(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    random: &dyn Random,
+    creator_id: i64,
+    req: &ChallengeRequest,
+) -> Result<(Challenge, Option<i64>), ComputerError> {
+    crate::db::write_transaction(conn, |conn| {
+        let challenge = create_challenge(conn, now, creator_id, req)?;
+        let Some(opponent) = challenge.opponent_id else {
+            return Ok((challenge, None));
+        };
+        if !is_computer(conn, opponent)? {
+            return Ok((challenge, None));
+        }
+        if challenge.rated {
+            return Err(ComputerError::Rated);
+        }
+        let game_id = accept_challenge(conn, now, random, challenge.id, opponent, None)?;
+        Ok((challenge, Some(game_id)))
+    })
+}
+
+/// Whether `user_id` is one of the computer's accounts.
+pub fn is_computer(conn: &mut DbConnection, user_id: i64) -> QueryResult<bool> {
+    Ok(computer_players::table
+        .find(user_id)
+        .select(computer_players::user_id)
+        .first::<i64>(conn)
+        .optional()?
+        .is_some())
+}
+
 /// Creates a bughouse challenge as `seats::create_seated_challenge` does, then seats the
 /// computer at `level` in every seat nobody was invited to (one account a seat); when that
 /// fills the fourth seat the match starts. Returns the challenge as it then stands and the
@@ -103,6 +143,9 @@ pub fn create_seated_with_computer(
     level: &str,
 ) -> Result<(SeatedChallenge, Option<i64>), ComputerError> {
     let level = parse_level(level).ok_or(ComputerError::UnknownLevel)?;
+    if req.rated {
+        return Err(ComputerError::Rated);
+    }
     let accounts = computer_accounts(conn, level)?;
     crate::db::write_transaction(conn, |conn| {
         let mut seated = create_seated_challenge(conn, now, creator_id, req)?;

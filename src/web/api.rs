@@ -335,11 +335,20 @@ async fn create_challenge(
         minesweeper: b.minesweeper,
         setup_hours: b.setup_hours,
     };
-    let c = state
-        .db(move |c| challenges::create_challenge(c, now, user.id, &req))
+    let random = state.random.clone();
+    let (c, game_id) = state
+        .db(move |c| {
+            crate::usecases::computer::create_challenge_answered(c, now, &*random, user.id, &req)
+        })
         .await??;
     let url = link(&c.share_token);
-    Ok(HttpResponse::Created().json(json!({ "id": c.id, "kind": c.kind, "url": url })))
+    let mut answer = json!({ "id": c.id, "kind": c.kind, "url": url });
+    if let Some(game_id) = game_id {
+        // The computer took it: the game has begun, and may be the computer's to open.
+        answer["game_id"] = json!(game_id);
+        state.wake_computer();
+    }
+    Ok(HttpResponse::Created().json(answer))
 }
 
 async fn list_challenges(

@@ -129,7 +129,7 @@ impl MatchPage {
             let player = record.player(stored);
             let board = record.board(stored.board);
             SeatLine {
-                name: player.map_or("?".to_string(), |p| p.username.clone()),
+                name: player.map_or("?".to_string(), |p| p.shown_name()),
                 seat: format!("{seat} · {}", seat.team()),
                 you: mine == Some(seat),
                 to_move: record.is_started() && board.is_some_and(|b| b.turn == seat.color()),

@@ -164,7 +164,8 @@ impl UseCaseError for ComputerError {
         match self {
             ComputerError::UnknownLevel
             | ComputerError::UnknownVariant
-            | ComputerError::BadColor => StatusCode::UNPROCESSABLE_ENTITY,
+            | ComputerError::BadColor
+            | ComputerError::Rated => StatusCode::UNPROCESSABLE_ENTITY,
             ComputerError::NoAccount(_) => StatusCode::SERVICE_UNAVAILABLE,
             ComputerError::Challenge(e) => e.status(),
             ComputerError::Play(e) => e.status(),

@@ -13,7 +13,7 @@ use crate::usecases::challenges::{
 };
 use crate::usecases::clocks::{DAYS_PER_MOVE, TimeControlRequest};
 use crate::usecases::seats::{SeatChoice, SeatedChallengeRequest};
-use crate::web::errors::{WebError, refusal};
+use crate::web::errors::{UseCaseError, WebError, refusal};
 use crate::web::{AppState, Layout, session};
 
 /// A variant as offered in the form.
@@ -88,7 +88,7 @@ async fn list_page(
 async fn refused_list(
     state: &AppState,
     session: &Session,
-    e: ChallengeError,
+    e: impl UseCaseError,
     opponent: String,
 ) -> Result<HttpResponse, WebError> {
     let refused = refusal(e)?;
@@ -135,6 +135,9 @@ pub struct CreateForm {
     invite_b1: Option<String>,
     invite_b2: Option<String>,
     invite_a2: Option<String>,
+    /// Bughouse: the computer's level for the seats nobody is kept for (empty: wait for
+    /// players).
+    fill_with_computer: Option<String>,
 }
 
 pub async fn create(
@@ -175,11 +178,19 @@ pub async fn create(
             .and_then(|h| h.trim().parse().ok()),
     };
     let now = state.now();
+    let random = state.random.clone();
     match state
-        .db(move |c| challenges::create_challenge(c, now, me, &req))
+        .db(move |c| {
+            crate::usecases::computer::create_challenge_answered(c, now, &*random, me, &req)
+        })
         .await?
     {
-        Ok(c) if c.kind == "link" => {
+        Ok((_, Some(game_id))) => {
+            state.wake_computer();
+            session::flash(&session, "info", "The computer took your challenge.");
+            Ok(see_other(&format!("/games/{game_id}")))
+        }
+        Ok((c, None)) if c.kind == "link" => {
             let link = share_link(&state, &c);
             list_page(
                 &state,
@@ -191,7 +202,7 @@ pub async fn create(
             )
             .await
         }
-        Ok(_) => {
+        Ok((_, None)) => {
             session::flash(&session, "info", "Challenge created.");
             Ok(see_other("/challenges"))
         }
@@ -243,6 +254,35 @@ async fn create_seated(
         private: form.private.is_some(),
     };
     let now = state.now();
+    let fill = form
+        .fill_with_computer
+        .as_deref()
+        .map(str::trim)
+        .filter(|level| !level.is_empty())
+        .map(str::to_string);
+    if let Some(level) = fill {
+        let made = state
+            .db(move |c| {
+                crate::usecases::computer::create_seated_with_computer(c, now, me, &req, &level)
+            })
+            .await?;
+        return match made {
+            Ok((_, Some(game_id))) => {
+                state.wake_computer();
+                session::flash(session, "info", "The computer took the empty seats.");
+                Ok(see_other(&format!("/games/{game_id}")))
+            }
+            Ok((_, None)) => {
+                session::flash(
+                    session,
+                    "info",
+                    "The computer took the seats nobody is kept for: the match starts when the players you named sit down.",
+                );
+                Ok(see_other("/challenges"))
+            }
+            Err(e) => refused_list(state, session, e, String::new()).await,
+        };
+    }
     match state
         .db(move |c| crate::usecases::seats::create_seated_challenge(c, now, me, &req))
         .await?
