@@ -179,6 +179,7 @@ pub fn queue_rated_games(
         .filter(games::status.eq(GameStatus::Finished.as_str()))
         .filter(games::rated.eq(true))
         .filter(games::finished_at.ge(since))
+        .filter(games::variant.ne_all([BUGHOUSE, MINESWEEPER]))
         .select((games::id, games::variant))
         .order(games::finished_at.asc())
         .limit(100)
