@@ -89,7 +89,7 @@ fn asking_is_refused_while_the_game_runs_and_queues_once_after_it(app: &TestApp)
     // The page says so too, and offers no button.
     let (_, html) = app.get_text(&format!("/games/{g}"));
     assert!(html.contains("Engines are not allowed while the game is in progress"));
-    assert!(!html.contains("Request engine analysis"));
+    assert!(!html.contains(r#"id="engine-ask""#), "no button");
 
     app.play(g, &w, "g2g4", 2);
     app.play(g, &b, "d8h4", 3);
@@ -211,11 +211,11 @@ fn the_engine_tab_asks_shows_progress_then_the_graph_and_the_moves(app: &TestApp
     // A visitor is asked to log in; no button.
     let (_, html) = app.get_text(&path);
     assert!(html.contains("Log in</a> to ask for one"), "{html}");
-    assert!(!html.contains("Request engine analysis"));
+    assert!(!html.contains(r#"id="engine-ask""#), "no button");
 
     let browser = app.logged_in("mia");
     let page = browser.get(&path);
-    assert!(page.body.contains("Request engine analysis"));
+    assert!(page.body.contains(r#"id="engine-ask""#), "the button");
     // Without the form's token nothing is queued.
     let refused = browser.post(
         &format!("{path}/engine-analysis"),
@@ -241,7 +241,7 @@ fn the_engine_tab_asks_shows_progress_then_the_graph_and_the_moves(app: &TestApp
         "a progress bar while it waits"
     );
     assert!(page.body.contains("0</span> of 5 positions judged"));
-    assert!(!page.body.contains("Request engine analysis"));
+    assert!(!page.body.contains(r#"id="engine-ask""#), "no second request");
 
     analysis_pass(app, "page-worker");
     let page = browser.get(&path);
