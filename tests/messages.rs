@@ -218,19 +218,15 @@ fn the_kept_move_list_carries_nothing_from_one_viewer_to_the_next(app: &TestApp)
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(app.play(g, &b, "e5", 1).status, 200);
     assert_eq!(app.play(g, &a, "Nf3", 2).status, 200);
-    let e4_shown = r#"<a class="current" href="?ply=1" aria-current="step">e4</a>"#;
-    let nf3_shown = r#"<a class="current" href="?ply=3" aria-current="step">Nf3</a>"#;
+    let e4_shown = r#"<a class="current" href=?ply=1 aria-current="step">e4</a>"#;
+    let nf3_shown = r#"<a class="current" href=?ply=3 aria-current="step">Nf3</a>"#;
     let alice = log_in(app, "alice");
     for _ in 0..2 {
         let hers = alice.get(&format!("/games/{g}?ply=1")).body;
         assert_reads(&hers, &[secret, e4_shown], "alice at ply 1");
         let visitor = app.browser().get(&format!("/games/{g}")).body;
         assert_reads_none(&visitor, &[secret, e4_shown], "a visitor after alice");
-        assert_reads(
-            &visitor,
-            &[nf3_shown, r#"<a href="?ply=1">e4</a>"#],
-            "a visitor",
-        );
+        assert_reads(&visitor, &[nf3_shown, "<a href=?ply=1>e4</a>"], "a visitor");
         assert_eq!(
             visitor.matches(r#"class="current""#).count(),
             1,

@@ -37,8 +37,9 @@ impl Numbering {
 
 /// One line as drawn: `<li>`, the number ("12." or "12..."), the move's link to its ply (marked
 /// when it is the ply shown), its comments. The bytes of the moves are most of a long game's
-/// page, so a line is no more than that: no class or data on the link (the script reads the ply
-/// from `href`), no end tag to the item (HTML lets it go).
+/// page, so a line is no more than that: the number is plain text, the link has no class or data
+/// (the script reads the ply from `href`) and its address needs no quotes, the item no end tag
+/// (HTML lets them go): `<li>12. <a href=?ply=23>Nf3</a>`.
 pub fn write_line(
     out: &mut String,
     number: Option<(u32, bool)>,
@@ -50,15 +51,15 @@ pub fn write_line(
     out.push_str("<li>");
     if let Some((n, black)) = number {
         let dots = if black { "..." } else { "." };
-        let _ = write!(out, "<span>{n}{dots}</span> ");
+        let _ = write!(out, "{n}{dots} ");
     }
     if current {
         let _ = write!(
             out,
-            r#"<a class="current" href="?ply={ply}" aria-current="step">"#
+            r#"<a class="current" href=?ply={ply} aria-current="step">"#
         );
     } else {
-        let _ = write!(out, r#"<a href="?ply={ply}">"#);
+        let _ = write!(out, "<a href=?ply={ply}>");
     }
     let _ = Html.write_escaped_str(&mut *out, san);
     out.push_str("</a>");
