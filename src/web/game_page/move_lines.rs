@@ -40,13 +40,13 @@ impl Numbering {
 /// page, so a line is no more than that: the number is plain text, the link has no class or data
 /// (the script reads the ply from `href`) and its address needs no quotes, the item no end tag
 /// (HTML lets them go): `<li>12. <a href=?ply=23>Nf3</a>`.
-pub fn write_line(
+pub fn write_line<'a>(
     out: &mut String,
     number: Option<(u32, bool)>,
     ply: usize,
     san: &str,
     current: bool,
-    comments: &[String],
+    comments: impl IntoIterator<Item = &'a str>,
 ) {
     out.push_str("<li>");
     if let Some((n, black)) = number {
@@ -88,7 +88,7 @@ impl PlainLines {
             starts.push(html.len());
             let (n, black) = numbering.of_move(i);
             let number = (!black || i == 0).then_some((n, black));
-            write_line(&mut html, number, i + 1, &m.san, false, &[]);
+            write_line(&mut html, number, i + 1, &m.san, false, []);
         }
         starts.push(html.len());
         PlainLines {

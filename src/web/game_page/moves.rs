@@ -20,14 +20,15 @@ pub struct MoveList {
     pub items: String,
 }
 
-/// The conversation's lines by the ply they were written at (later ones on the last ply).
-fn comments_by_ply(conversation: &[Entry], last_ply: u32) -> Vec<Vec<String>> {
-    let mut by_ply = vec![Vec::new(); last_ply as usize + 1];
-    for entry in conversation {
-        let slot = (entry.ply.max(0) as usize).min(last_ply as usize);
-        by_ply[slot].push(entry.line());
-    }
-    by_ply
+/// The conversation's lines, each with the ply it is shown after (later ones after the last
+/// move), in ply order.
+fn lines_by_ply(conversation: &[Entry], last_ply: u32) -> Vec<(usize, String)> {
+    let mut lines: Vec<(usize, String)> = conversation
+        .iter()
+        .map(|e| ((e.ply.max(0) as usize).min(last_ply as usize), e.line()))
+        .collect();
+    lines.sort_by_key(|(ply, _)| *ply);
+    lines
 }
 
 /// A player's leave as a line of the move list, at the ply it began: "bob was on leave from
@@ -68,7 +69,11 @@ pub fn leave_entry(leave: &LeaveTaken, viewer: Option<i64>, now: NaiveDateTime) 
 /// that are the same for every viewer come from the cache of [`plain_lines`]; the marked line,
 /// those with comments and the Black move after a comment ("12...") are written for this one.
 pub fn move_list(id: i64, game: &Arc<Game>, conversation: &[Entry], view_ply: u32) -> MoveList {
-    let mut by_ply = comments_by_ply(conversation, game.ply());
+    let lines = lines_by_ply(conversation, game.ply());
+    // The lines of the ply `at`, from `next` on (those of earlier plies are written).
+    let lines_at = |next: usize, at: usize| next + lines[next..].partition_point(|l| l.0 == at);
+    let mut next = lines_at(0, 0);
+    let opening_comments = lines[..next].iter().map(|l| l.1.clone()).collect();
     let plain = plain_lines(id, game);
     let mut items = String::with_capacity(plain.lines(0, game.moves().len()).len() + 512);
     let mut copied = 0;
@@ -76,7 +81,9 @@ pub fn move_list(id: i64, game: &Arc<Game>, conversation: &[Entry], view_ply: u3
     for (i, m) in game.moves().iter().enumerate() {
         let (number, black) = plain.numbering.of_move(i);
         let ply = i + 1;
-        let comments = std::mem::take(&mut by_ply[ply]);
+        let end = lines_at(next, ply);
+        let comments = &lines[next..end];
+        next = end;
         let current = ply == view_ply as usize;
         let renumbered = black && i > 0 && previous_had_comment;
         previous_had_comment = !comments.is_empty();
@@ -86,12 +93,13 @@ pub fn move_list(id: i64, game: &Arc<Game>, conversation: &[Entry], view_ply: u3
         items.push_str(plain.lines(copied, i));
         let numbered = !black || renumbered || i == 0 || !comments.is_empty();
         let number = numbered.then_some((number, black));
-        write_line(&mut items, number, ply, &m.san, current, &comments);
+        let comments = comments.iter().map(|l| l.1.as_str());
+        write_line(&mut items, number, ply, &m.san, current, comments);
         copied = ply;
     }
     items.push_str(plain.lines(copied, game.moves().len()));
     MoveList {
-        opening_comments: std::mem::take(&mut by_ply[0]),
+        opening_comments,
         items,
     }
 }
