@@ -344,8 +344,8 @@
     toolbar.dataset.viewPly = String(ply);
     var label = document.getElementById("nav-ply");
     if (label) label.textContent = "ply " + ply + " of " + lastPly;
-    document.querySelectorAll(".movelist a.move").forEach(function (a) {
-      var current = parseInt(a.dataset.ply, 10) === ply;
+    document.querySelectorAll(".movelist a").forEach(function (a) {
+      var current = plyOf(a) === ply;
       a.classList.toggle("current", current);
       if (current) a.setAttribute("aria-current", "step"); else a.removeAttribute("aria-current");
     });
@@ -428,8 +428,10 @@
     });
   });
 
-  document.querySelectorAll(".movelist a.move[data-ply]").forEach(function (a) {
-    var ply = parseInt(a.dataset.ply, 10);
+  // A move in the list links to its ply (?ply=N), read from the link itself.
+  function plyOf(a) { return parseInt(new URLSearchParams(a.search).get("ply"), 10); }
+  document.querySelectorAll(".movelist a").forEach(function (a) {
+    var ply = plyOf(a);
     a.addEventListener("click", function (e) {
       if (!plainClick(e)) return;
       e.preventDefault();

@@ -61,7 +61,7 @@ fn a_player_moves_and_sees_the_computers_reply(app: &TestApp) {
     window.wait_for("#confirm-move");
     window.find("#confirm-move").click();
     window.wait_until("the computer's reply in the move list", || {
-        (window.find_all(".movelist a.move").len() == 2).then_some(())
+        (window.find_all(".movelist a").len() == 2).then_some(())
     });
     window.wait_for(r#"#action-select option[value="takeback"]"#);
 }

@@ -21,6 +21,7 @@ on_both_databases!(
     comments_can_be_hidden_with_and_without_javascript,
     a_server_notice_reaches_only_its_player,
     hide_comments_toggles_at_once_with_javascript,
+    the_kept_move_list_carries_nothing_from_one_viewer_to_the_next,
 );
 
 const PASSWORD: &str = "correct horse battery";
@@ -201,6 +202,37 @@ fn comments_are_for_the_players_and_everyone_in_a_public_game(app: &TestApp) {
     let r = bob.follow(page_action(&bob, g, "comment", "", "C6 from the page"));
     assert!(r.body.contains("Your comment is posted."), "{}", r.body);
     assert!(r.body.contains("bob: C6 from the page"), "{}", r.body);
+}
+
+/// The move list of a game is kept alike for every viewer: neither what one viewer may read nor
+/// the ply they looked at reaches the next viewer's page.
+fn the_kept_move_list_carries_nothing_from_one_viewer_to_the_next(app: &TestApp) {
+    let (a, b) = (app.user("alice"), app.user("bob"));
+    let g = new_game(app, &a, &b, true);
+    let secret = "L1 between the players";
+    let r = app.post(
+        &format!("/api/v1/games/{g}/moves"),
+        Some(&a),
+        json!({"move": "e4", "ply": 0, "comment": secret}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(app.play(g, &b, "e5", 1).status, 200);
+    assert_eq!(app.play(g, &a, "Nf3", 2).status, 200);
+    let e4_shown = r#"<a class="current" href=?ply=1 aria-current="step">e4</a>"#;
+    let nf3_shown = r#"<a class="current" href=?ply=3 aria-current="step">Nf3</a>"#;
+    let alice = log_in(app, "alice");
+    for _ in 0..2 {
+        let hers = alice.get(&format!("/games/{g}?ply=1")).body;
+        assert_reads(&hers, &[secret, e4_shown], "alice at ply 1");
+        let visitor = app.browser().get(&format!("/games/{g}")).body;
+        assert_reads_none(&visitor, &[secret, e4_shown], "a visitor after alice");
+        assert_reads(&visitor, &[nf3_shown, "<a href=?ply=1>e4</a>"], "a visitor");
+        assert_eq!(
+            visitor.matches(r#"class="current""#).count(),
+            1,
+            "{visitor}"
+        );
+    }
 }
 
 fn a_private_games_comments_reach_only_its_players(app: &TestApp) {

@@ -5,6 +5,7 @@ mod actions;
 mod board;
 mod engine;
 mod info;
+mod move_lines;
 mod moves;
 mod players;
 mod settings;
@@ -19,6 +20,8 @@ use actix_session::Session;
 use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use askama::Template;
+use std::sync::Arc;
+
 use chrono::NaiveDateTime;
 use slowfuse_rules::{Game, PlayedMove};
 
@@ -163,8 +166,8 @@ pub struct GamePage {
 /// Everything the page is built from, gathered before any panel is.
 pub struct PageInputs<'a> {
     pub record: &'a GameRecord,
-    /// The rules' two-player game of the record.
-    pub game: &'a Game,
+    /// The rules' two-player game of the record (shared with the replay cache).
+    pub game: &'a Arc<Game>,
     pub viewer: Viewer,
     pub extras: ViewerExtras,
     /// The leave the players took during the game, for the move list.
@@ -199,7 +202,7 @@ impl GamePage {
             _ => None,
         };
         // A move waiting for confirmation is shown on the board, after the last ply.
-        let shown = preview.map_or(game, |p| &p.after);
+        let shown = preview.map_or(&**game, |p| &p.after);
         let view_ply = asked_ply.unwrap_or(shown.ply()).min(shown.ply());
         let standing = standing::Standing::of(record, input.now);
         let me = Rights::of(&viewer, &standing);
@@ -243,7 +246,7 @@ impl GamePage {
                 &extras.preferences,
             )
             .waiting(preview.is_some()),
-            moves: moves::move_list(game, &conversation, view_ply),
+            moves: moves::move_list(record.game.id, game, &conversation, view_ply),
             players: players::players(&standing, &viewer),
             status: status::status_panel(&standing, &me, input.now),
             material: info::material_text(game, view_ply),
@@ -371,16 +374,15 @@ pub async fn draw(
     let page = GamePage::build(Layout::from_session(session), inputs);
     // Room for the whole page at once: a long game's move list would otherwise grow the
     // answer's buffer (and copy it) several times.
-    let mut body = String::with_capacity(PAGE_BYTES + MOVE_BYTES * page.moves.lines.len());
+    let mut body = String::with_capacity(PAGE_BYTES + page.moves.items.len());
     page.render_into(&mut body).map_err(WebError::internal)?;
     Ok(HttpResponse::build(status)
         .content_type("text/html; charset=utf-8")
         .body(body))
 }
 
-/// About the size of a game page without its moves, and of one move in its move list.
+/// About the size of a game page without its moves.
 const PAGE_BYTES: usize = 32 * 1024;
-const MOVE_BYTES: usize = 96;
 
 /// "Imported from PGN: Event, Site, Date": the tags that say where the game was played (those
 /// the PGN gives).

@@ -1,48 +1,34 @@
 //! The move list: numbered moves with the comments the viewer may read after each, the ply
 //! shown marked, and the comments written before the first move.
 
+use std::sync::Arc;
+
 use chrono::NaiveDateTime;
 use slowfuse_rules::Game;
 
+use super::move_lines::{plain_lines, write_line};
 use crate::game::LeaveTaken;
 use crate::usecases::messages::{Entry, Kind};
-
-/// One move in the move list.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MoveLine {
-    /// "12." before White's move, "12..." before a Black move that follows a comment.
-    pub number: String,
-    pub san: String,
-    pub ply_after: u32,
-    pub comments: Vec<String>,
-    pub current: bool,
-}
 
 /// The move list as drawn.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MoveList {
     /// Comments written before the first move.
     pub opening_comments: Vec<String>,
-    pub lines: Vec<MoveLine>,
+    /// The list's items as HTML, escaped (the template writes it as it is); empty before the
+    /// first move.
+    pub items: String,
 }
 
-/// Where the move numbers start: whether Black moves first, and the first move number.
-fn numbering(game: &Game) -> (bool, u32) {
-    let fen = game.initial_fen();
-    let mut fields = fen.split(' ');
-    let black_starts = fields.nth(1) == Some("b");
-    let first = fields.nth(3).and_then(|n| n.parse().ok()).unwrap_or(1);
-    (black_starts, first)
-}
-
-/// The conversation's lines by the ply they were written at (later ones on the last ply).
-fn comments_by_ply(conversation: &[Entry], last_ply: u32) -> Vec<Vec<String>> {
-    let mut by_ply = vec![Vec::new(); last_ply as usize + 1];
-    for entry in conversation {
-        let slot = (entry.ply.max(0) as usize).min(last_ply as usize);
-        by_ply[slot].push(entry.line());
-    }
-    by_ply
+/// The conversation's lines, each with the ply it is shown after (later ones after the last
+/// move), in ply order.
+fn lines_by_ply(conversation: &[Entry], last_ply: u32) -> Vec<(usize, String)> {
+    let mut lines: Vec<(usize, String)> = conversation
+        .iter()
+        .map(|e| ((e.ply.max(0) as usize).min(last_ply as usize), e.line()))
+        .collect();
+    lines.sort_by_key(|(ply, _)| *ply);
+    lines
 }
 
 /// A player's leave as a line of the move list, at the ply it began: "bob was on leave from
@@ -78,37 +64,43 @@ pub fn leave_entry(leave: &LeaveTaken, viewer: Option<i64>, now: NaiveDateTime) 
     }
 }
 
-/// The moves of `game` with `conversation` (what the viewer may read, or nothing when they
-/// hide comments) placed after the move each was written at; `view_ply` is marked.
-pub fn move_list(game: &Game, conversation: &[Entry], view_ply: u32) -> MoveList {
-    let mut by_ply = comments_by_ply(conversation, game.ply());
-    let (black_starts, first) = numbering(game);
-    let mut lines = Vec::with_capacity(game.moves().len());
+/// The moves of game `id` with `conversation` (what the viewer may read, or nothing when they
+/// hide comments) placed after the move each was written at; `view_ply` is marked. The lines
+/// that are the same for every viewer come from the cache of [`plain_lines`]; the marked line,
+/// those with comments and the Black move after a comment ("12...") are written for this one.
+pub fn move_list(id: i64, game: &Arc<Game>, conversation: &[Entry], view_ply: u32) -> MoveList {
+    let lines = lines_by_ply(conversation, game.ply());
+    // The lines of the ply `at`, from `next` on (those of earlier plies are written).
+    let lines_at = |next: usize, at: usize| next + lines[next..].partition_point(|l| l.0 == at);
+    let mut next = lines_at(0, 0);
+    let opening_comments = lines[..next].iter().map(|l| l.1.clone()).collect();
+    let plain = plain_lines(id, game);
+    let mut items = String::with_capacity(plain.lines(0, game.moves().len()).len() + 512);
+    let mut copied = 0;
     let mut previous_had_comment = true;
     for (i, m) in game.moves().iter().enumerate() {
-        let ply_index = i as u32 + u32::from(black_starts);
-        let number = first + ply_index / 2;
-        let ply_after = i as u32 + 1;
-        let comments = std::mem::take(&mut by_ply[ply_after as usize]);
-        let number = if ply_index.is_multiple_of(2) {
-            format!("{number}.")
-        } else if previous_had_comment || !comments.is_empty() {
-            format!("{number}...")
-        } else {
-            String::new()
-        };
+        let (number, black) = plain.numbering.of_move(i);
+        let ply = i + 1;
+        let end = lines_at(next, ply);
+        let comments = &lines[next..end];
+        next = end;
+        let current = ply == view_ply as usize;
+        let renumbered = black && i > 0 && previous_had_comment;
         previous_had_comment = !comments.is_empty();
-        lines.push(MoveLine {
-            number,
-            san: m.san.clone(),
-            ply_after,
-            comments,
-            current: ply_after == view_ply,
-        });
+        if !(current || renumbered || !comments.is_empty()) {
+            continue;
+        }
+        items.push_str(plain.lines(copied, i));
+        let numbered = !black || renumbered || i == 0 || !comments.is_empty();
+        let number = numbered.then_some((number, black));
+        let comments = comments.iter().map(|l| l.1.as_str());
+        write_line(&mut items, number, ply, &m.san, current, comments);
+        copied = ply;
     }
+    items.push_str(plain.lines(copied, game.moves().len()));
     MoveList {
-        opening_comments: std::mem::take(&mut by_ply[0]),
-        lines,
+        opening_comments,
+        items,
     }
 }
 
@@ -128,21 +120,29 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_comment_renumbers_the_black_move_after_it() {
+    fn played(sans: &[&str]) -> Arc<Game> {
         let mut game = Game::new(Variant::Standard);
-        for san in ["e4", "e5", "Nf3", "Nc6"] {
+        for san in sans {
             game = game.play(san).unwrap();
         }
+        Arc::new(game)
+    }
+
+    #[test]
+    fn a_comment_renumbers_the_black_move_after_it() {
+        let game = played(&["e4", "e5", "Nf3", "Nc6"]);
         let talk = [entry(0, "good luck"), entry(3, "sharp"), entry(9, "later")];
-        let list = move_list(&game, &talk, 2);
-        let numbers: Vec<&str> = list.lines.iter().map(|l| l.number.as_str()).collect();
-        assert_eq!(numbers, ["1.", "", "2.", "2..."]);
+        let list = move_list(-1, &game, &talk, 2);
         assert_eq!(list.opening_comments, ["alice: good luck"]);
-        assert_eq!(list.lines[2].comments, ["alice: sharp"]);
-        assert_eq!(list.lines[3].comments, ["alice: later"]);
-        let current: Vec<bool> = list.lines.iter().map(|l| l.current).collect();
-        assert_eq!(current, [false, true, false, false]);
+        assert_eq!(
+            list.items,
+            concat!(
+                r#"<li>1. <a href=?ply=1>e4</a>"#,
+                r#"<li><a class="current" href=?ply=2 aria-current="step">e5</a>"#,
+                r#"<li>2. <a href=?ply=3>Nf3</a><span class="comment">alice: sharp</span>"#,
+                r#"<li>2... <a href=?ply=4>Nc6</a><span class="comment">alice: later</span>"#,
+            )
+        );
     }
 
     #[test]
@@ -151,8 +151,46 @@ mod tests {
         let game = Game::from_fen(Variant::Standard, fen)
             .unwrap()
             .play("Kd7")
+            .unwrap()
+            .play("e4")
             .unwrap();
-        let list = move_list(&game, &[], 1);
-        assert_eq!(list.lines[0].number, "7...");
+        let list = move_list(-2, &Arc::new(game), &[], 0);
+        assert_eq!(
+            list.items,
+            r#"<li>7... <a href=?ply=1>Kd7</a><li>8. <a href=?ply=2>e4</a>"#
+        );
+    }
+
+    #[test]
+    fn comments_are_escaped() {
+        let game = played(&["d4"]);
+        let list = move_list(-3, &game, &[entry(1, "<b>&'\"")], 0);
+        assert!(
+            list.items
+                .ends_with(r#"<span class="comment">alice: &#60;b&#62;&#38;&#39;&#34;</span>"#),
+            "{}",
+            list.items
+        );
+    }
+
+    #[test]
+    fn what_one_viewer_reads_never_reaches_the_next_through_the_kept_lines() {
+        let game = played(&["e4", "e5", "Nf3"]);
+        let first = move_list(-4, &game, &[entry(1, "only for the first")], 1);
+        assert!(first.items.contains("only for the first"));
+        assert!(first.items.contains(r#"class="current" href=?ply=1 "#));
+        // The next viewer of the same game: their own mark, none of the first's comments.
+        let next = move_list(-4, &game, &[], 3);
+        assert_eq!(
+            next.items,
+            concat!(
+                r#"<li>1. <a href=?ply=1>e4</a>"#,
+                "<li><a href=?ply=2>e5</a>",
+                r#"<li>2. <a class="current" href=?ply=3 aria-current="step">Nf3</a>"#,
+            )
+        );
+        // Another game under the same id (another database's): its own moves.
+        let other = move_list(-4, &played(&["d4", "d5", "c4"]), &[], 0);
+        assert!(other.items.contains(">c4</a>") && !other.items.contains("Nf3"));
     }
 }
