@@ -12,10 +12,10 @@
 //!
 //! Settings: `YARDSTICK_GAMES` (default 20), `YARDSTICK_NODES` (Hard's nodes a move, default
 //! 200000), `YARDSTICK_FAIRY_NODES` (Fairy-Stockfish's nodes a move, a comma-separated list,
-//! one match each, default `1000,10000`), `YARDSTICK_DIR` (where the package is installed,
-//! default a folder in the system's temporary directory, reused when already there),
-//! `YARDSTICK_MOVES=1` (print each game's moves). Without npm, Chromium or chromedriver it
-//! says so and exits without failing.
+//! one match each, default `1000,10000,30000,100000`), `YARDSTICK_DIR` (where the package is
+//! installed, default a folder in the system's temporary directory, reused when already
+//! there), `YARDSTICK_MOVES=1` (print each game's moves). Without npm, Chromium or chromedriver
+//! it says so and exits without failing.
 
 mod browser;
 mod serve;
@@ -38,7 +38,7 @@ fn main() {
     let games = env_number("YARDSTICK_GAMES", 20);
     let nodes = env_number("YARDSTICK_NODES", 200_000);
     let fairy_nodes: Vec<u64> = std::env::var("YARDSTICK_FAIRY_NODES")
-        .unwrap_or_else(|_| "1000,10000".into())
+        .unwrap_or_else(|_| "1000,10000,30000,100000".into())
         .split(',')
         .filter_map(|n| n.trim().parse().ok())
         .collect();
