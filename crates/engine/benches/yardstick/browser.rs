@@ -20,37 +20,9 @@ pub struct Browser {
 }
 
 impl Browser {
-    /// Starts chromedriver on a port of its choosing, then a headless Chromium session.
+    /// Starts chromedriver, then a headless Chromium session.
     pub fn start(chromedriver: &Path, chromium: &Path) -> Result<Browser, String> {
-        let mut driver = Command::new(chromedriver)
-            .arg("--port=0")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("start chromedriver: {e}"))?;
-        let stdout = driver.stdout.take().ok_or("chromedriver's output")?;
-        let (tx, rx) = std::sync::mpsc::channel();
-        // Read the port it announces, then keep draining so that it never blocks on the pipe.
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if let Some(port) = line
-                    .split("started successfully on port ")
-                    .nth(1)
-                    .and_then(|rest| rest.trim_end_matches('.').trim().parse::<u16>().ok())
-                {
-                    let _ = tx.send(port);
-                }
-            }
-        });
-        let port = match rx.recv_timeout(Duration::from_secs(30)) {
-            Ok(port) => port,
-            Err(_) => {
-                let _ = driver.kill();
-                let _ = driver.wait();
-                return Err("chromedriver did not announce its port".into());
-            }
-        };
+        let (driver, port) = spawn_chromedriver(chromedriver)?;
         let profile = TempDir::new("slowfuse-yardstick-profile")?;
         let mut browser = Browser {
             driver,
@@ -132,6 +104,39 @@ impl Drop for Browser {
         }
         let _ = self.driver.kill();
         let _ = self.driver.wait();
+    }
+}
+
+/// Starts chromedriver on a port of its choosing; the process and the port it announces.
+fn spawn_chromedriver(path: &Path) -> Result<(Child, u16), String> {
+    let mut driver = Command::new(path)
+        .arg("--port=0")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("start chromedriver: {e}"))?;
+    let stdout = driver.stdout.take().ok_or("chromedriver's output")?;
+    let (tx, rx) = std::sync::mpsc::channel();
+    // Read the port it announces, then keep draining so that it never blocks on the pipe.
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if let Some(port) = line
+                .split("started successfully on port ")
+                .nth(1)
+                .and_then(|rest| rest.trim_end_matches('.').trim().parse::<u16>().ok())
+            {
+                let _ = tx.send(port);
+            }
+        }
+    });
+    match rx.recv_timeout(Duration::from_secs(30)) {
+        Ok(port) => Ok((driver, port)),
+        Err(_) => {
+            let _ = driver.kill();
+            let _ = driver.wait();
+            Err("chromedriver did not announce its port".into())
+        }
     }
 }
 

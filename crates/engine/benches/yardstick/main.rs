@@ -19,18 +19,16 @@
 
 mod browser;
 mod serve;
+mod setup;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 use std::time::Instant;
 
 use browser::{Browser, Fairy};
+use setup::{PACKAGE, PACKAGE_VERSION, find_program, first_line, install, load_average};
 use slowfuse_engine::{EnginePosition, Level, Limits, best_move};
 use slowfuse_rules::{Color, Game, Variant};
 
-/// The package and version that hold Fairy-Stockfish 14 as WebAssembly.
-const PACKAGE: &str = "@lichess-org/stockfish-web";
-const PACKAGE_VERSION: &str = "0.5.0";
 /// A game still going after this many plies is adjudicated a draw.
 const MAX_PLIES: usize = 200;
 
@@ -56,6 +54,7 @@ fn main() {
     }
 }
 
+/// Installs the package, serves the page, opens the browser and plays every match.
 fn run(
     npm: &Path,
     chromium: &Path,
@@ -69,30 +68,7 @@ fn run(
     let browser = Browser::start(chromedriver, chromium)?;
     let fairy = Fairy::load(&browser, &format!("{base}/"))?;
     let started = Instant::now();
-    println!("- date: {}", shell("date", &["-u", "+%Y-%m-%d %H:%M UTC"]));
-    println!(
-        "- machine: {} cores; load average at the start: {}",
-        std::thread::available_parallelism().map_or(0, |n| n.get()),
-        load_average()
-    );
-    println!(
-        "- ours: slowfuse-engine {} (commit {}), Level::Hard, {nodes} nodes a move",
-        env!("CARGO_PKG_VERSION"),
-        shell("git", &["rev-parse", "--short", "HEAD"])
-    );
-    println!(
-        "- theirs: {} from {PACKAGE} {PACKAGE_VERSION} (fsf_14), UCI_Variant atomic, 1 thread, \
-         16 MB hash, classical evaluation (Use NNUE false; no network file loaded, the \
-         package recommends {}), in Chromium {}",
-        fairy.name,
-        fairy.recommended_nnue().unwrap_or_else(|| "none".into()),
-        browser.version
-    );
-    println!(
-        "- {games} games per budget, colours alternating, openings: the start and seeded random \
-         first two plies; judged by slowfuse_rules; a claimable draw ends the game; \
-         {MAX_PLIES} plies: adjudicated draw"
-    );
+    print_header(&browser, &fairy, games, nodes);
     let openings = openings(games.div_ceil(2));
     let mut summary = Vec::new();
     for &their_nodes in fairy_nodes {
@@ -112,8 +88,39 @@ fn run(
     Ok(())
 }
 
+/// The run's circumstances: date, machine, both engines and the rules of the match.
+fn print_header(browser: &Browser, fairy: &Fairy, games: u64, nodes: u64) {
+    println!(
+        "- date: {}",
+        first_line("date", &["-u", "+%Y-%m-%d %H:%M UTC"])
+    );
+    println!(
+        "- machine: {} cores; load average at the start: {}",
+        std::thread::available_parallelism().map_or(0, |n| n.get()),
+        load_average()
+    );
+    println!(
+        "- ours: slowfuse-engine {} (commit {}), Level::Hard, {nodes} nodes a move",
+        env!("CARGO_PKG_VERSION"),
+        first_line("git", &["rev-parse", "--short", "HEAD"])
+    );
+    println!(
+        "- theirs: {} from {PACKAGE} {PACKAGE_VERSION} (fsf_14), UCI_Variant atomic, 1 thread, \
+         16 MB hash, classical evaluation (Use NNUE false; no network file loaded, the \
+         package recommends {}), in Chromium {}",
+        fairy.name,
+        fairy.recommended_nnue().unwrap_or_else(|| "none".into()),
+        browser.version
+    );
+    println!(
+        "- {games} games per budget, colours alternating, openings: the start and seeded random \
+         first two plies; judged by slowfuse_rules; a claimable draw ends the game; \
+         {MAX_PLIES} plies: adjudicated draw"
+    );
+}
+
 /// How one game ended, for Hard.
-enum Result3 {
+enum ForHard {
     Win,
     Draw,
     Loss,
@@ -140,10 +147,10 @@ fn play_match(
         let started = Instant::now();
         let (result, game, ending) = play_game(fairy, opening, hard_white, nodes, their_nodes);
         let (slot, word) = match result {
-            Result3::Win => (0, "win"),
-            Result3::Draw => (1, "draw"),
-            Result3::Loss => (2, "loss"),
-            Result3::Void => (3, "void"),
+            ForHard::Win => (0, "win"),
+            ForHard::Draw => (1, "draw"),
+            ForHard::Loss => (2, "loss"),
+            ForHard::Void => (3, "void"),
         };
         counts[slot] += 1;
         let opening_text = if opening.is_empty() {
@@ -183,7 +190,7 @@ fn play_game(
     hard_white: bool,
     nodes: u64,
     their_nodes: u64,
-) -> (Result3, Game, String) {
+) -> (ForHard, Game, String) {
     let mut game = Game::new(Variant::Atomic);
     let mut position = EnginePosition::from_game(&game);
     let mut moves: Vec<String> = Vec::new();
@@ -193,7 +200,7 @@ fn play_game(
         moves.push(uci.clone());
     }
     if let Err(why) = fairy.uci(&["ucinewgame", "isready"], "readyok") {
-        return (Result3::Void, game, why);
+        return (ForHard::Void, game, why);
     }
     let hard_colour = if hard_white {
         Color::White
@@ -203,30 +210,27 @@ fn play_game(
     loop {
         if let Some(outcome) = game.outcome() {
             let result = match outcome.winner {
-                None => Result3::Draw,
-                Some(colour) if colour == hard_colour => Result3::Win,
-                Some(_) => Result3::Loss,
+                None => ForHard::Draw,
+                Some(colour) if colour == hard_colour => ForHard::Win,
+                Some(_) => ForHard::Loss,
             };
             return (result, game, outcome.reason.to_string());
         }
         if let Some(reason) = game.can_claim_draw() {
-            return (Result3::Draw, game, reason.to_string());
+            return (ForHard::Draw, game, reason.to_string());
         }
         if moves.len() >= MAX_PLIES {
-            return (Result3::Draw, game, format!("{MAX_PLIES} plies: draw"));
+            return (ForHard::Draw, game, format!("{MAX_PLIES} plies: draw"));
         }
         let ours = game.turn() == hard_colour;
         let answer = if ours {
-            let seed = moves.len() as u64;
-            best_move(&position, Level::Hard, &Limits::nodes(nodes), seed)
-                .map(|found| found.uci)
-                .map_err(|e| format!("Hard: {e}"))
+            hard_move(&position, nodes, moves.len())
         } else {
             fairy.best_move(&moves, their_nodes)
         };
         let uci = match answer {
             Ok(uci) => uci,
-            Err(why) => return (Result3::Void, game, why),
+            Err(why) => return (ForHard::Void, game, why),
         };
         let mover = if ours { "Hard" } else { "Fairy-Stockfish" };
         match (game.play_uci(&uci), position.play_uci(&uci)) {
@@ -235,9 +239,16 @@ fn play_game(
                 position = next_position;
                 moves.push(uci);
             }
-            _ => return (Result3::Void, game, format!("{mover}'s {uci} refused")),
+            _ => return (ForHard::Void, game, format!("{mover}'s {uci} refused")),
         }
     }
+}
+
+/// Hard's move, seeded by the ply.
+fn hard_move(position: &EnginePosition, nodes: u64, ply: usize) -> Result<String, String> {
+    best_move(position, Level::Hard, &Limits::nodes(nodes), ply as u64)
+        .map(|found| found.uci)
+        .map_err(|e| format!("Hard: {e}"))
 }
 
 /// The start, then seeded random first two plies, each line different.
@@ -262,63 +273,6 @@ fn openings(count: u64) -> Vec<Vec<String>> {
         }
     }
     lines
-}
-
-/// The package's folder, installed with npm when not there yet.
-fn install(npm: &Path) -> Result<PathBuf, String> {
-    let prefix = std::env::var_os("YARDSTICK_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| std::env::temp_dir().join("slowfuse-yardstick"));
-    let package = prefix.join("node_modules").join(PACKAGE);
-    let manifest = std::fs::read_to_string(package.join("package.json")).unwrap_or_default();
-    let wanted = format!("\"version\": \"{PACKAGE_VERSION}\"");
-    if manifest.contains(&wanted) && package.join("fsf_14.wasm").is_file() {
-        return Ok(package);
-    }
-    std::fs::create_dir_all(&prefix).map_err(|e| format!("{}: {e}", prefix.display()))?;
-    let status = Command::new(npm)
-        .args(["install", "--no-audit", "--no-fund", "--prefix"])
-        .arg(&prefix)
-        .arg(format!("{PACKAGE}@{PACKAGE_VERSION}"))
-        .stdout(std::process::Stdio::null())
-        .status()
-        .map_err(|e| format!("run npm: {e}"))?;
-    if !status.success() || !package.join("fsf_14.wasm").is_file() {
-        return Err(format!(
-            "npm could not install {PACKAGE}@{PACKAGE_VERSION} ({status})"
-        ));
-    }
-    Ok(package)
-}
-
-/// A program on `PATH`, by name.
-fn find_program(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(name))
-        .find(|candidate| candidate.is_file())
-}
-
-/// A command's first line of output, or `?`.
-fn shell(program: &str, args: &[&str]) -> String {
-    Command::new(program)
-        .args(args)
-        .output()
-        .ok()
-        .and_then(|out| String::from_utf8(out.stdout).ok())
-        .and_then(|text| text.lines().next().map(str::to_string))
-        .unwrap_or_else(|| "?".into())
-}
-
-fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|text| {
-            text.split_whitespace()
-                .take(3)
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .unwrap_or_else(|_| "?".into())
 }
 
 fn env_number(name: &str, default: u64) -> u64 {
