@@ -241,7 +241,10 @@ fn the_engine_tab_asks_shows_progress_then_the_graph_and_the_moves(app: &TestApp
         "a progress bar while it waits"
     );
     assert!(page.body.contains("0</span> of 5 positions judged"));
-    assert!(!page.body.contains(r#"id="engine-ask""#), "no second request");
+    assert!(
+        !page.body.contains(r#"id="engine-ask""#),
+        "no second request"
+    );
 
     analysis_pass(app, "page-worker");
     let page = browser.get(&path);
