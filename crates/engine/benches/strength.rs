@@ -24,7 +24,7 @@ use slowfuse_engine::puzzles::{forced_win, move_wins};
 use slowfuse_engine::{
     BadPosition, EngineError, EnginePosition, Level, Limits, analyse, best_move,
 };
-use slowfuse_rules::bughouse::Board;
+use slowfuse_rules::bughouse::{Board, Team};
 use slowfuse_rules::minesweeper::{MinesweeperGame, MinesweeperOptions, Placement};
 use slowfuse_rules::{BughouseGame, Color, Game, PgnReadOptions, Variant, read_pgn};
 
@@ -147,6 +147,101 @@ fn play_game(
     }
 }
 
+/// A game of two levels that is not one board of `Game`: the stronger level's score.
+type GameOfTwo = fn(Level, Level, bool, u64, u64) -> f64;
+
+/// A bughouse match: team A (A1 and A2) plays `strong` when `strong_is_a`, team B the other
+/// level; the boards take turns, a board whose player sits (or has no move) is passed over.
+/// Unfinished after 300 plies, or with neither board able to move: a draw.
+fn play_bughouse(strong: Level, weak: Level, strong_is_a: bool, nodes: u64, seed: u64) -> f64 {
+    let mut game = BughouseGame::new();
+    let limits = Limits::nodes(nodes);
+    let mut board = Board::A;
+    let mut idle = 0;
+    for ply in 0..300u64 {
+        if game.is_over() || idle >= 2 {
+            break;
+        }
+        board = board.other();
+        if game.legal_moves(board).is_empty() {
+            idle += 1;
+            continue;
+        }
+        let seat = game.to_move(board);
+        let level = if (seat.team() == Team::A) == strong_is_a {
+            strong
+        } else {
+            weak
+        };
+        let position = EnginePosition::from_bughouse(&game, board).expect("a crazyhouse board");
+        let Ok(found) = best_move(&position, level, &limits, seed.wrapping_mul(1000) + ply) else {
+            idle += 1;
+            continue;
+        };
+        match game.play(board, &found.uci) {
+            Ok(next) => {
+                game = next;
+                idle = 0;
+            }
+            // A crazyhouse mate that is a sit in bughouse: that board waits.
+            Err(_) => idle += 1,
+        }
+    }
+    match game.outcome().and_then(|o| o.winner) {
+        Some(Team::A) if strong_is_a => 1.0,
+        Some(Team::B) if !strong_is_a => 1.0,
+        None => 0.5,
+        _ => 0.0,
+    }
+}
+
+/// A minesweeper game with the bombs placed at random (from `seed`), each side's engine given
+/// only its own view. Unfinished after 240 plies, or drawn by claim: a draw.
+fn play_minesweeper(
+    strong: Level,
+    weak: Level,
+    strong_is_white: bool,
+    nodes: u64,
+    seed: u64,
+) -> f64 {
+    let options = MinesweeperOptions {
+        placement: Placement::Random,
+        modest: false,
+    };
+    let mut game = MinesweeperGame::new(options)
+        .finish_setup(seed)
+        .expect("bombs placed");
+    let limits = Limits::nodes(nodes);
+    for ply in 0..240u64 {
+        if game.is_over() || game.can_claim_draw().is_some() {
+            break;
+        }
+        let white = game.turn() == Color::White;
+        let level = if white == strong_is_white {
+            strong
+        } else {
+            weak
+        };
+        let view = game.player_view(game.turn());
+        let Ok(position) = EnginePosition::from_minesweeper(&view) else {
+            break;
+        };
+        let Ok(found) = best_move(&position, level, &limits, seed.wrapping_mul(1000) + ply) else {
+            break;
+        };
+        game = game
+            .play_uci(&found.uci)
+            .expect("the engine's move is legal")
+            .0;
+    }
+    match game.outcome().and_then(|o| o.winner) {
+        Some(Color::White) if strong_is_white => 1.0,
+        Some(Color::Black) if !strong_is_white => 1.0,
+        None => 0.5,
+        _ => 0.0,
+    }
+}
+
 /// Seeded openings: the start, then a few random plies from it.
 fn openings(variant: Variant, count: u64) -> Vec<Vec<String>> {
     (0..count)
@@ -188,7 +283,13 @@ fn matches() {
     println!("|---|---:|---:|---:|");
     let mut totals = [0.0f64; 2];
     let mut played = 0usize;
+    // `STRENGTH_ONLY=Atomic,Bughouse` plays only those rows.
+    let only = std::env::var("STRENGTH_ONLY").unwrap_or_default();
+    let chosen = |name: &str| only.is_empty() || only.split(',').any(|o| o.trim() == name);
     for &variant in Variant::ALL {
+        if !chosen(&variant.to_string()) {
+            continue;
+        }
         let started = Instant::now();
         let lines = openings(variant, games);
         let mut scores = [0.0f64; 2];
@@ -227,6 +328,46 @@ fn matches() {
         played += (games * 2) as usize;
         println!(
             "| {variant} | {:.1}/{n} ({:.0}%) | {:.1}/{n} ({:.0}%) | {:.0} |",
+            scores[0],
+            100.0 * scores[0] / n,
+            scores[1],
+            100.0 * scores[1] / n,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    for (name, play) in [
+        ("Bughouse", play_bughouse as GameOfTwo),
+        ("Minesweeper", play_minesweeper as GameOfTwo),
+    ] {
+        if !chosen(name) {
+            continue;
+        }
+        let started = Instant::now();
+        let mut scores = [0.0f64; 2];
+        for (pair, (strong, weak)) in [(Level::Hard, Level::Medium), (Level::Medium, Level::Easy)]
+            .into_iter()
+            .enumerate()
+        {
+            let seeds: Vec<u64> = (0..games * 2).collect();
+            let (left, right) = seeds.split_at(seeds.len() / 2);
+            let run = |part: &[u64]| -> f64 {
+                part.iter()
+                    .map(|&seed| play(strong, weak, seed % 2 == 0, nodes, seed))
+                    .sum()
+            };
+            let (a, b) = std::thread::scope(|scope| {
+                let handle = scope.spawn(|| run(left));
+                let b = run(right);
+                (handle.join().expect("match thread"), b)
+            });
+            scores[pair] = a + b;
+        }
+        let n = (games * 2) as f64;
+        totals[0] += scores[0];
+        totals[1] += scores[1];
+        played += (games * 2) as usize;
+        println!(
+            "| {name} | {:.1}/{n} ({:.0}%) | {:.1}/{n} ({:.0}%) | {:.0} |",
             scores[0],
             100.0 * scores[0] / n,
             scores[1],
