@@ -22,7 +22,7 @@ use std::time::Instant;
 use slowfuse_engine::playout::random_position;
 use slowfuse_engine::puzzles::{forced_win, move_wins};
 use slowfuse_engine::{
-    BadPosition, EngineError, EnginePosition, Level, Limits, analyse, best_move,
+    BadPosition, EngineError, EnginePosition, Level, Limits, analyse, analyse_game, best_move,
 };
 use slowfuse_rules::bughouse::{Board, Team};
 use slowfuse_rules::minesweeper::{MinesweeperGame, MinesweeperOptions, Placement};
@@ -46,6 +46,46 @@ fn main() {
     }
     if wants("legal") {
         legality();
+    }
+    if wants("analysis") {
+        analysis_speed();
+    }
+}
+
+/// Engine analysis as the server runs it: every position of a 60-ply game judged by
+/// `analyse_game` at the server's default of 300,000 nodes a position (`STRENGTH_ANALYSIS_NODES`),
+/// per variant; the game a seeded walk of legal moves that do not end it.
+fn analysis_speed() {
+    let budget = env_number("STRENGTH_ANALYSIS_NODES", 300_000);
+    println!("\n## Engine analysis of a 60-ply game ({budget} nodes a position)\n");
+    println!("| variant | positions | seconds | positions/s | nodes/s |");
+    println!("|---|---:|---:|---:|---:|");
+    for &variant in Variant::ALL {
+        let mut game = Game::new(variant);
+        let mut seed = 0x5EED ^ variant as u64;
+        for _ in 0..60 {
+            let moves: Vec<String> = game
+                .legal_ucis()
+                .into_iter()
+                .filter(|uci| game.play_uci(uci).is_ok_and(|next| !next.is_over()))
+                .collect();
+            if moves.is_empty() {
+                break;
+            }
+            game = game
+                .play_uci(&moves[pick(&mut seed, moves.len())])
+                .expect("legal");
+        }
+        let started = Instant::now();
+        let judged = analyse_game(&game, &Limits::nodes(budget));
+        let seconds = started.elapsed().as_secs_f64();
+        let nodes: u64 = judged.iter().map(|a| a.nodes).sum();
+        println!(
+            "| {variant} | {} | {seconds:.1} | {:.1} | {:.0} |",
+            judged.len(),
+            judged.len() as f64 / seconds,
+            nodes as f64 / seconds
+        );
     }
 }
 
