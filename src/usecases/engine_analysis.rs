@@ -392,12 +392,16 @@ pub struct EngineReview {
 }
 
 impl EngineReview {
-    /// The share judged, from 0 to 1.
-    pub fn progress(&self) -> f64 {
-        if self.positions <= 0 {
-            return 0.0;
+    /// Percent of the positions judged, rounded down: 100 only when done.
+    pub fn percent(&self) -> u32 {
+        if self.status == status::DONE {
+            return 100;
         }
-        (f64::from(self.done_positions) / f64::from(self.positions)).clamp(0.0, 1.0)
+        if self.positions <= 0 {
+            return 0;
+        }
+        let share = f64::from(self.done_positions) / f64::from(self.positions);
+        ((share * 100.0).floor() as u32).min(99)
     }
 }
 

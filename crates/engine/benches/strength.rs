@@ -187,6 +187,30 @@ fn play_game(
     }
 }
 
+/// The summed scores of `jobs`, half of them on a second thread.
+fn on_two_threads<T: Sync>(jobs: &[T], score: impl Fn(&T) -> f64 + Sync) -> f64 {
+    let (left, right) = jobs.split_at(jobs.len() / 2);
+    let run = |part: &[T]| -> f64 { part.iter().map(&score).sum() };
+    std::thread::scope(|scope| {
+        let handle = scope.spawn(|| run(left));
+        let b = run(right);
+        handle.join().expect("match thread") + b
+    })
+}
+
+/// One row of the self-play table: both pairings' scores out of `games`, and the time taken.
+fn print_scores(name: &str, scores: [f64; 2], games: u64, started: Instant) {
+    let n = games as f64;
+    println!(
+        "| {name} | {:.1}/{n} ({:.0}%) | {:.1}/{n} ({:.0}%) | {:.0} |",
+        scores[0],
+        100.0 * scores[0] / n,
+        scores[1],
+        100.0 * scores[1] / n,
+        started.elapsed().as_secs_f64()
+    );
+}
+
 /// A game of two levels that is not one board of `Game`: the stronger level's score.
 type GameOfTwo = fn(Level, Level, bool, u64, u64) -> f64;
 
@@ -347,33 +371,14 @@ fn matches() {
                     ]
                 })
                 .collect();
-            let (left, right) = jobs.split_at(jobs.len() / 2);
-            let run = |part: &[(Vec<String>, bool, u64)]| -> f64 {
-                part.iter()
-                    .map(|(line, white, seed)| {
-                        play_game(variant, line, strong, weak, *white, nodes, *seed)
-                    })
-                    .sum()
-            };
-            let (a, b) = std::thread::scope(|scope| {
-                let handle = scope.spawn(|| run(left));
-                let b = run(right);
-                (handle.join().expect("match thread"), b)
+            scores[pair] = on_two_threads(&jobs, |(line, white, seed)| {
+                play_game(variant, line, strong, weak, *white, nodes, *seed)
             });
-            scores[pair] = a + b;
         }
-        let n = (games * 2) as f64;
         totals[0] += scores[0];
         totals[1] += scores[1];
         played += (games * 2) as usize;
-        println!(
-            "| {variant} | {:.1}/{n} ({:.0}%) | {:.1}/{n} ({:.0}%) | {:.0} |",
-            scores[0],
-            100.0 * scores[0] / n,
-            scores[1],
-            100.0 * scores[1] / n,
-            started.elapsed().as_secs_f64()
-        );
+        print_scores(&variant.to_string(), scores, games * 2, started);
     }
     for (name, play) in [
         ("Bughouse", play_bughouse as GameOfTwo),
@@ -389,31 +394,14 @@ fn matches() {
             .enumerate()
         {
             let seeds: Vec<u64> = (0..games * 2).collect();
-            let (left, right) = seeds.split_at(seeds.len() / 2);
-            let run = |part: &[u64]| -> f64 {
-                part.iter()
-                    .map(|&seed| play(strong, weak, seed % 2 == 0, nodes, seed))
-                    .sum()
-            };
-            let (a, b) = std::thread::scope(|scope| {
-                let handle = scope.spawn(|| run(left));
-                let b = run(right);
-                (handle.join().expect("match thread"), b)
+            scores[pair] = on_two_threads(&seeds, |&seed| {
+                play(strong, weak, seed % 2 == 0, nodes, seed)
             });
-            scores[pair] = a + b;
         }
-        let n = (games * 2) as f64;
         totals[0] += scores[0];
         totals[1] += scores[1];
         played += (games * 2) as usize;
-        println!(
-            "| {name} | {:.1}/{n} ({:.0}%) | {:.1}/{n} ({:.0}%) | {:.0} |",
-            scores[0],
-            100.0 * scores[0] / n,
-            scores[1],
-            100.0 * scores[1] / n,
-            started.elapsed().as_secs_f64()
-        );
+        print_scores(name, scores, games * 2, started);
     }
     let n = played as f64;
     println!(

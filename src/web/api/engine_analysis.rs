@@ -103,7 +103,7 @@ impl<'a> ReviewJson<'a> {
     fn of(review: &'a EngineReview) -> ReviewJson<'a> {
         ReviewJson {
             status: &review.status,
-            progress: progress_percent(review),
+            progress: review.percent(),
             positions: review.positions,
             done_positions: review.done_positions,
             engine: &review.engine,
@@ -127,12 +127,4 @@ impl<'a> ReviewJson<'a> {
                 .collect(),
         }
     }
-}
-
-/// Percent of the positions judged, rounded down (100 only when done).
-pub fn progress_percent(review: &EngineReview) -> u32 {
-    if review.status == crate::usecases::engine_analysis::status::DONE {
-        return 100;
-    }
-    ((review.progress() * 100.0).floor() as u32).min(99)
 }

@@ -5,6 +5,7 @@
 
 use slowfuse_engine::{Eval, Judgement, winning_chances};
 
+use super::move_lines::Numbering;
 use crate::game::GameRecord;
 use crate::usecases::engine_analysis::{self, EngineReview, PlyReview, status};
 use crate::web::eval_graph::{GraphPoint, eval_graph};
@@ -79,6 +80,7 @@ pub struct EngineRow {
 /// logged in or not, with `shown` the ply on the board.
 pub fn engine_panel(
     record: &GameRecord,
+    numbering: Numbering,
     review: Option<&EngineReview>,
     logged_in: bool,
     shown: u32,
@@ -101,11 +103,7 @@ pub fn engine_panel(
     panel.status.clone_from(&review.status);
     panel.done_positions = review.done_positions;
     panel.positions = review.positions;
-    panel.percent = if review.status == status::DONE {
-        100
-    } else {
-        ((review.progress() * 100.0) as u32).min(99)
-    };
+    panel.percent = review.percent();
     if !review.engine.is_empty() {
         panel.engine = format!(
             "{}, {} nodes a position",
@@ -114,15 +112,13 @@ pub fn engine_panel(
         );
     }
     panel.error = review.error.clone().unwrap_or_default();
-    let first_white = !record.game.initial_fen.split_whitespace().any(|f| f == "b");
-    let first_number = record
-        .game
-        .initial_fen
-        .split_whitespace()
-        .nth(5)
-        .and_then(|n| n.parse::<i32>().ok())
-        .unwrap_or(1);
-    let white_moves_first = |ply: i32| (ply % 2 == 1) == first_white;
+    // The move list's numbering: ply N is move N − 1 from the start's own number and side.
+    let number_of = |ply: i32| {
+        usize::try_from(ply - 1)
+            .ok()
+            .map(|index| numbering.of_move(index))
+    };
+    let white_moves_first = |ply: i32| number_of(ply).is_some_and(|(_, black)| !black);
     panel.rows = review
         .plies
         .iter()
@@ -133,17 +129,14 @@ pub fn engine_panel(
                 .plies
                 .iter()
                 .find(|b| b.figures.ply == p.figures.ply - 1);
-            let white = white_moves_first(p.figures.ply);
-            // Move numbers count from the start's own number.
-            let offset = if first_white { 1 } else { 2 };
-            let number = first_number + (p.figures.ply - offset) / 2;
+            let (number, black) = number_of(p.figures.ply)?;
             let judged = p.judgement.is_some();
             Some(EngineRow {
                 ply: p.figures.ply,
-                number: if white {
-                    format!("{number}.")
-                } else {
+                number: if black {
                     format!("{number}…")
+                } else {
+                    format!("{number}.")
                 },
                 san: played.san.clone(),
                 eval: eval_text(p),

@@ -265,6 +265,7 @@ impl GamePage {
             analysis_offered: crate::usecases::analysis::offered_for(&record.game.variant),
             engine: engine::engine_panel(
                 record,
+                move_lines::Numbering::of(game),
                 input.engine_review,
                 viewer.id.is_some(),
                 view_ply,
