@@ -90,6 +90,15 @@ impl GameRecord {
         Ok(game)
     }
 
+    /// The two-player game as [`GameRecord::chess_game`] gives it, owned, to play a move on:
+    /// taken out of the replay cache (no copy when nobody else reads it), to be put back with
+    /// [`remember_replay`] once the move is stored.
+    pub fn chess_game_to_play(&self) -> Result<Game, CorruptGame> {
+        let game = self.chess_game()?;
+        forget_replay(self.game.id, &game);
+        Ok(Arc::unwrap_or_clone(game))
+    }
+
     /// The bughouse match as the rules see it, with any off-board ending (resignation, time,
     /// agreement) read back from the row; `CorruptGame` for any other record.
     pub fn bughouse_game(&self) -> Result<BughouseGame, CorruptGame> {
@@ -249,7 +258,12 @@ fn cached_replay(record: &GameRecord, variant: Variant) -> Result<Arc<Game>, Cor
     };
     let game = match start {
         Some((game, done)) if done == record.moves.len() => return Ok(game),
-        Some((game, done)) => Arc::new(play_on(record, (*game).clone(), done)?),
+        Some((game, done)) => {
+            // Taken out of the cache, the game is usually this reader's alone: played on in
+            // place rather than copied.
+            forget_replay(record.game.id, &game);
+            Arc::new(play_on(record, Arc::unwrap_or_clone(game), done)?)
+        }
         None => {
             let ucis: Vec<String> = record.moves.iter().map(|m| m.uci.clone()).collect();
             let game = Game::replay(variant, &record.game.initial_fen, &ucis)
@@ -257,22 +271,48 @@ fn cached_replay(record: &GameRecord, variant: Variant) -> Result<Arc<Game>, Cor
             Arc::new(game)
         }
     };
+    keep_replay(
+        record.game.id,
+        variant,
+        &record.game.initial_fen,
+        game.clone(),
+    );
+    Ok(game)
+}
+
+/// Keeps `game`, played from the start of game `game_id`, for the next request on that game:
+/// a move's game once the move is stored, so that the next reader need not play it again.
+pub fn remember_replay(game_id: i64, initial_fen: &str, game: Game) {
+    keep_replay(game_id, game.variant(), initial_fen, Arc::new(game));
+}
+
+fn keep_replay(game_id: i64, variant: Variant, initial_fen: &str, game: Arc<Game>) {
     let mut cache = cache().lock().unwrap_or_else(|e| e.into_inner());
-    if cache.len() >= CACHE_GAMES && !cache.contains_key(&record.game.id) {
+    if cache.len() >= CACHE_GAMES && !cache.contains_key(&game_id) {
         // Forget some game: the cache is a speed-up, never the truth.
         if let Some(&any) = cache.keys().next() {
             cache.remove(&any);
         }
     }
     cache.insert(
-        record.game.id,
+        game_id,
         Replayed {
             variant,
-            initial_fen: record.game.initial_fen.clone(),
-            game: game.clone(),
+            initial_fen: initial_fen.to_owned(),
+            game,
         },
     );
-    Ok(game)
+}
+
+/// Drops the cache's entry for `game_id` if it is still `game`.
+fn forget_replay(game_id: i64, game: &Arc<Game>) {
+    let mut cache = cache().lock().unwrap_or_else(|e| e.into_inner());
+    if cache
+        .get(&game_id)
+        .is_some_and(|r| Arc::ptr_eq(&r.game, game))
+    {
+        cache.remove(&game_id);
+    }
 }
 
 /// Plays the stored moves from index `done` on.

@@ -48,7 +48,16 @@ pub fn set_lines(
     clear_lines(conn, record.game.id, user_id)?;
     let (lines, base_ply) = if game.turn() == author.color {
         let (first, rest) = lines.own_move().ok_or(ConditionalMoveError::NoOwnMove)?;
-        submit_move(conn, now, record, game, author, user_id, &first, comment)?;
+        submit_move(
+            conn,
+            now,
+            record,
+            game.clone(),
+            author,
+            user_id,
+            &first,
+            comment,
+        )?;
         (rest, record.game.ply + 1)
     } else {
         (lines, record.game.ply)
@@ -177,18 +186,20 @@ pub fn follow_lines(
             Reply::Play { uci, rest } => (uci, rest),
             Reply::Exhausted | Reply::Deviation => return Ok(()),
         };
-        let game = record.chess_game()?;
+        let game = record.chess_game_to_play()?;
         match submit_move(
             conn,
             now,
             &record,
-            &game,
+            game,
             author,
             player.user_id,
             &reply,
             None,
         ) {
-            Ok(_) => {}
+            Ok(after) => {
+                crate::game::rules::remember_replay(game_id, &record.game.initial_fen, after);
+            }
             Err(SubmitError::Move(e)) => {
                 let body = format!(
                     "Your conditional move {reply} could not be played ({e}); your remaining lines in this game were dropped."

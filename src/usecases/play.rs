@@ -1,13 +1,15 @@
 //! Acting in a game: move, resign, offer / accept / decline / claim a draw. Each action is
 //! one transaction that locks the game, checks the page's ply, and stores the change.
 
+use std::sync::Arc;
+
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use slowfuse_rules::{ClaimError, MoveError};
 
 use crate::db::{DbConnection, claim_game, lock_game};
 use crate::game::clock::time_control_of;
-use crate::game::rules::MINESWEEPER;
+use crate::game::rules::{MINESWEEPER, remember_replay};
 use crate::game::store::{set_bank, set_deadline, set_draw_offer};
 use crate::game::{
     CorruptGame, GameRecord, RecordCache, Seat, load_game, load_game_cached, read_game_cached,
@@ -308,18 +310,30 @@ fn move_before_lock(
         });
     }
     let (me, _) = check_turn(&record, req, now)?;
-    let game = record.chess_game()?;
-    let prepared = prepare_move(now, &record, &game, me, input)?;
-    crate::db::write_transaction(conn, |conn| {
+    // The game is taken from the replay cache, the move played on it, and put back once
+    // stored: nothing of the game before the move is copied.
+    let game = record.chess_game_to_play()?;
+    let prepared = prepare_move(now, &record, game, me, input)?;
+    let (game_id, initial_fen) = (record.game.id, record.game.initial_fen.clone());
+    let mut stored = false;
+    let answer = crate::db::write_transaction(conn, |conn| {
         if claim_game(conn, req.game_id, record.game.revision)? {
             store_prepared(conn, now, &record, &prepared, req.user_id, message)?;
-            follow_lines(conn, now, record.game.id)?;
+            stored = true;
+            // The moves as read are let go first, so that the cache grows its own list.
+            drop(record);
+            follow_lines(conn, now, game_id)?;
         } else {
+            drop(record);
             act_locked(conn, now, req, message)?;
         }
         // Read under the lock: the game as this move left it.
         load_game_cached(conn, records, req.game_id)?.ok_or(PlayError::NotFound)
-    })
+    })?;
+    if stored {
+        remember_replay(game_id, &initial_fen, prepared.after);
+    }
+    Ok(answer)
 }
 
 /// Whether `req` could be carried out now (a player of the running game, the page not stale),
@@ -365,10 +379,9 @@ pub fn preview_move(
             "showing a move before it is sent",
         )));
     }
-    let game = record.chess_game()?;
-    prepare_move(now, &record, &game, me, input)?;
-    let after = game.play(input.trim()).map_err(PlayError::Move)?;
-    Ok((record, after))
+    let game = Arc::unwrap_or_clone(record.chess_game()?);
+    let prepared = prepare_move(now, &record, game, me, input)?;
+    Ok((record, prepared.after))
 }
 
 /// Carries out a checked action of `me` on the locked game.
@@ -388,7 +401,7 @@ fn perform(
     let user = req.user_id;
     match &req.action {
         Action::Move(input) => {
-            submit_move(conn, now, record, game, me, user, input, message)?;
+            submit_move(conn, now, record, game.clone(), me, user, input, message)?;
             follow_lines(conn, now, record.game.id)?;
         }
         Action::MoveAndOfferDraw(_) if offer == theirs => {
@@ -396,7 +409,7 @@ fn perform(
             return Err(PlayError::TheirOfferStands);
         }
         Action::MoveAndOfferDraw(input) => {
-            let after = submit_move(conn, now, record, game, me, user, input, message)?;
+            let after = submit_move(conn, now, record, game.clone(), me, user, input, message)?;
             if !after.is_over() {
                 add_event_at(
                     conn,

@@ -43,7 +43,7 @@ pub struct PreparedMove {
 pub fn prepare_move(
     now: NaiveDateTime,
     record: &GameRecord,
-    game: &Game,
+    mut game: Game,
     seat: Seat,
     input: &str,
 ) -> Result<PreparedMove, SubmitError> {
@@ -51,7 +51,9 @@ pub fn prepare_move(
     if game.turn() != seat.color {
         return Err(SubmitError::NotYourTurn);
     }
-    let after = game.play(input.trim()).map_err(SubmitError::Move)?;
+    game.play_in_place(input.trim())
+        .map_err(SubmitError::Move)?;
+    let after = game;
     let (opponent_deadline, game_deadline) = deadlines_after_move(record, seat, now);
     Ok(PreparedMove {
         seat,
@@ -136,7 +138,7 @@ pub fn submit_move(
     conn: &mut DbConnection,
     now: NaiveDateTime,
     record: &GameRecord,
-    game: &Game,
+    game: Game,
     seat: Seat,
     user_id: i64,
     input: &str,

@@ -497,11 +497,28 @@ impl Game {
     /// [`MoveError`] says whether the text could not be read, matches no
     /// legal move, matches several, or the game is over. `self` is unchanged.
     pub fn play(&self, input: &str) -> Result<Game, MoveError> {
+        let m = self.resolve(input)?;
+        Ok(self.push(m))
+    }
+
+    /// Reads `input` as [`Game::play`] does and plays it on this game itself, without
+    /// copying the moves before it: what a server does with a game it owns.
+    ///
+    /// # Errors
+    ///
+    /// As [`Game::play`]; the game is then unchanged.
+    pub fn play_in_place(&mut self, input: &str) -> Result<(), MoveError> {
+        let m = self.resolve(input)?;
+        self.push_in_place(m);
+        Ok(())
+    }
+
+    /// The legal move `input` names, unless the game is over.
+    fn resolve(&self, input: &str) -> Result<Move, MoveError> {
         if self.is_over() {
             return Err(MoveError::GameOver);
         }
-        let m = input::resolve(self.position(), input).map_err(|e| self.explained(e))?;
-        Ok(self.push(m))
+        input::resolve(self.position(), input).map_err(|e| self.explained(e))
     }
 
     /// A refusal in the variant's own terms where the rules say more than "illegal": in

@@ -167,6 +167,33 @@ fn refused_moves_leave_the_game_unchanged() {
 }
 
 #[test]
+fn playing_in_place_is_playing_on_a_copy() {
+    let moves = [
+        "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7",
+    ];
+    let copied = play_all(Game::new(Variant::Atomic), &moves);
+    let mut in_place = Game::new(Variant::Atomic);
+    for m in moves {
+        in_place.play_in_place(m).unwrap();
+    }
+    assert_eq!(in_place, copied);
+
+    // A refused move, or any move once the game is over, leaves the game as it was.
+    let before = in_place.clone();
+    assert_eq!(
+        in_place.play_in_place("Nxf7"),
+        Err(MoveError::Illegal("Nxf7".to_owned()))
+    );
+    assert_eq!(in_place, before);
+    let mut exploded = play_all(Game::new(Variant::Atomic), &["Nf3", "e6", "Ng5", "a6"]);
+    exploded.play_in_place("Nxf7").unwrap();
+    assert!(exploded.is_over());
+    let over = exploded.clone();
+    assert_eq!(exploded.play_in_place("a5"), Err(MoveError::GameOver));
+    assert_eq!(exploded, over);
+}
+
+#[test]
 fn threefold_repetition_can_be_claimed_only_on_the_third_time() {
     let shuffle = ["Nf3", "Nf6", "Ng1", "Ng8"];
     let once = play_all(Game::new(Variant::Standard), &shuffle);

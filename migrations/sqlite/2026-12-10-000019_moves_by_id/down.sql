@@ -1,0 +1,1 @@
+DROP INDEX moves_game_id_id;
