@@ -25,8 +25,11 @@ const AUTOMATIC_WINDOW_HOURS: i64 = 24;
 pub async fn run_analysis(state: AppState) {
     let period = Duration::from_secs(state.settings.worker.interval_seconds.max(1));
     let worker = worker_name();
-    loop {
-        let _ = actix_web::rt::time::timeout(period, state.analysis_wakeup.notified()).await;
+    while state
+        .shutdown
+        .wait(period, Some(&state.analysis_wakeup))
+        .await
+    {
         match analyse_waiting(&state, &worker).await {
             Ok(done) if !done.is_empty() => log::info!("engine analysis done: games {done:?}"),
             Ok(_) => {}
@@ -55,7 +58,7 @@ pub async fn analyse_waiting(state: &AppState, worker: &str) -> anyhow::Result<V
         }
     }
     let mut done = Vec::new();
-    loop {
+    while !state.shutdown.is_stopping() {
         let now = state.now();
         let name = worker.to_string();
         let Some(job) = state.db(move |c| claim_next(c, now, &name)).await?? else {
@@ -69,7 +72,9 @@ pub async fn analyse_waiting(state: &AppState, worker: &str) -> anyhow::Result<V
         match finished {
             Ok(true) => done.push(game_id),
             Ok(false) => {
-                log::info!("engine analysis of game {game_id} taken over by another worker")
+                log::info!(
+                    "engine analysis of game {game_id} left to another worker (taken over, or this instance is stopping)"
+                )
             }
             Err(e) => {
                 log::error!("engine analysis of game {game_id} failed: {e:#}");
@@ -80,10 +85,11 @@ pub async fn analyse_waiting(state: &AppState, worker: &str) -> anyhow::Result<V
             }
         }
     }
+    Ok(done)
 }
 
 /// Judges the positions of `job` still to do, writing each; `Ok(false)` when another worker
-/// took the job over meanwhile. Blocking: runs on the blocking pool.
+/// took the job over meanwhile, or the instance is stopping (the lease then passes it on). Blocking: runs on the blocking pool.
 fn analyse_job(state: &AppState, worker: &str, job: &Job) -> anyhow::Result<bool> {
     let game = {
         let mut conn = state.pool.get()?;
@@ -95,6 +101,10 @@ fn analyse_job(state: &AppState, worker: &str, job: &Job) -> anyhow::Result<bool
     let total = i32::try_from(game.moves().len() + 1)?;
     let mut at = Game::from_fen(game.variant(), &game.initial_fen())?;
     for ply in 0..total {
+        if state.shutdown.is_stopping() {
+            // What is judged is written; the lease lets another worker go on from here.
+            return Ok(false);
+        }
         if ply >= job.done_positions {
             let figures = analyst.judge(&at, ply);
             let (name, nodes) = analyst.engine();

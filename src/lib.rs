@@ -21,6 +21,7 @@ pub mod rules_cli;
 /// Diesel's table definitions, generated from the PostgreSQL migrations and shared by both
 /// backends (`tests/schema.rs` holds the SQLite migrations to the same tables and columns).
 pub mod schema;
+pub mod shutdown;
 pub mod startup;
 pub mod usecases;
 pub mod web;

@@ -23,7 +23,12 @@ pub struct Application {
     port: u16,
     server: Server,
     pub state: AppState,
+    /// The background loops (worker, computer, analysis), awaited when the server stops.
+    loops: Vec<actix_web::rt::task::JoinHandle<()>>,
 }
+
+/// The longest a stopping instance waits for its background loops to finish what they hold.
+const LOOPS_GRACE: std::time::Duration = std::time::Duration::from_secs(60);
 
 impl Application {
     /// Connects to the database, applies migrations, binds the listener. The clock and the
@@ -61,17 +66,26 @@ impl Application {
             records: Arc::default(),
             computer_wakeup: Arc::default(),
             analysis_wakeup: Arc::default(),
+            shutdown: Arc::default(),
         };
         let server = run(listener, state.clone(), key)?;
+        let mut loops = Vec::new();
         if state.settings.worker.enabled {
-            actix_web::rt::spawn(crate::worker::run_worker(state.clone()));
-            actix_web::rt::spawn(crate::worker::run_computer(state.clone()));
-            actix_web::rt::spawn(crate::analysis_worker::run_analysis(state.clone()));
+            loops.push(actix_web::rt::spawn(crate::worker::run_worker(
+                state.clone(),
+            )));
+            loops.push(actix_web::rt::spawn(crate::worker::run_computer(
+                state.clone(),
+            )));
+            loops.push(actix_web::rt::spawn(crate::analysis_worker::run_analysis(
+                state.clone(),
+            )));
         }
         Ok(Application {
             port,
             server,
             state,
+            loops,
         })
     }
 
@@ -80,9 +94,20 @@ impl Application {
         self.port
     }
 
-    /// Serves until stopped.
+    /// Serves until stopped. On SIGTERM the server stops taking connections and finishes the
+    /// requests it has (actix-web's graceful stop); then the background loops are told to stop,
+    /// and each finishes what it holds before this returns.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
-        self.server.await
+        let served = self.server.await;
+        self.state.shutdown.begin();
+        let loops = futures_util::future::join_all(self.loops);
+        if actix_web::rt::time::timeout(LOOPS_GRACE, loops)
+            .await
+            .is_err()
+        {
+            log::warn!("the background work did not stop within {LOOPS_GRACE:?}");
+        }
+        served
     }
 }
 

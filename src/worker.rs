@@ -17,13 +17,14 @@ use crate::web::AppState;
 /// Runs forever on the server's runtime; each pass is one blocking job on the thread pool.
 pub async fn run_worker(state: AppState) {
     let period = Duration::from_secs(state.settings.worker.interval_seconds.max(1));
-    let mut ticker = actix_web::rt::time::interval(period);
     loop {
-        ticker.tick().await;
         match run_once(&state).await {
             Ok(done) if !done.is_empty() => log::info!("worker ended overdue games: {done:?}"),
             Ok(_) => {}
             Err(e) => log::error!("worker pass failed: {e:#}"),
+        }
+        if !state.shutdown.wait(period, None).await {
+            return;
         }
     }
 }
@@ -58,6 +59,7 @@ pub async fn send_mail_once(state: &AppState) -> anyhow::Result<MailReport> {
     let now = state.now();
     let settings = state.settings.clone();
     let signer = state.signer.clone();
+    let shutdown = state.shutdown.clone();
     state
         .db(move |conn| {
             let (fraction, hours) = (
@@ -75,7 +77,7 @@ pub async fn send_mail_once(state: &AppState) -> anyhow::Result<MailReport> {
                 Ok(n) => log::info!("deleted {n} finished outbox rows"),
                 Err(e) => log::error!("outbox clean-up failed: {e}"),
             }
-            deliver_due(conn, now, &settings, &signer)
+            deliver_due(conn, now, &settings, &signer, &|| shutdown.is_stopping())
         })
         .await?
 }
@@ -88,9 +90,12 @@ const MAX_THINK: Duration = Duration::from_secs(5);
 /// `worker.interval_seconds` anyway.
 pub async fn run_computer(state: AppState) {
     let period = Duration::from_secs(state.settings.worker.interval_seconds.max(1));
-    loop {
-        // Woken or timed out: either way, a pass.
-        let _ = actix_web::rt::time::timeout(period, state.computer_wakeup.notified()).await;
+    // Woken or timed out: either way, a pass; stopping: no more.
+    while state
+        .shutdown
+        .wait(period, Some(&state.computer_wakeup))
+        .await
+    {
         match play_computer_once(&state).await {
             Ok(done) if !done.is_empty() => log::info!("the computer acted: {done:?}"),
             Ok(_) => {}
@@ -106,6 +111,9 @@ pub async fn play_computer_once(state: &AppState) -> anyhow::Result<Vec<(i64, Co
     let turns = state.db(computer_turns).await??;
     let mut done = Vec::new();
     for turn in turns {
+        if state.shutdown.is_stopping() {
+            break;
+        }
         let now = state.now();
         let (random, records) = (state.random.clone(), state.records.clone());
         let game_id = turn.game_id;

@@ -4,180 +4,19 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::sync::Arc;
 
 use chrono::{Duration, NaiveDate};
+use common::smtp::{Mail, PUBLIC_URL, SmtpSink};
 use common::{Backend, Options, TestApp, spawn_app_with_env};
 use serde_json::{Value, json};
 use slowfuse::clock::FixedClock;
 use slowfuse::mail::MailReport;
 
-const PUBLIC_URL: &str = "http://chess.example.org";
 const HOST: &str = "chess.example.org";
 /// A little more than `mail.coalesce_seconds`.
 const HOLD: i64 = 121;
-
-fn aiosmtpd_available() -> bool {
-    Command::new("/usr/bin/python3")
-        .args(["-c", "import aiosmtpd"])
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
-/// The SMTP server of one test: aiosmtpd writing each mail it accepts to a directory.
-struct SmtpSink {
-    dir: tempfile::TempDir,
-    port: u16,
-    child: Option<Child>,
-    /// Whether the app knows the port yet (the sink has listened on it once).
-    port_in_use: bool,
-}
-
-impl SmtpSink {
-    /// A free port for a sink not yet running; `None` (the test skips) without aiosmtpd,
-    /// except under CI, where the test fails instead.
-    fn reserve() -> Option<SmtpSink> {
-        if !aiosmtpd_available() {
-            assert!(
-                !common::under_ci(),
-                "the mail tests need python3-aiosmtpd (apt-get install python3-aiosmtpd)"
-            );
-            eprintln!("SKIPPED: install python3-aiosmtpd to run the mail tests");
-            return None;
-        }
-        Some(SmtpSink {
-            dir: tempfile::tempdir().expect("temp dir"),
-            port: free_port(),
-            child: None,
-            port_in_use: false,
-        })
-    }
-
-    /// The port, given to the app: from now on the sink must listen on this one.
-    fn port_for_app(&mut self) -> u16 {
-        self.port_in_use = true;
-        self.port
-    }
-
-    /// Starts the server on the reserved port and waits until it listens. The port was free
-    /// when reserved, but another test may take it meanwhile: until the app has been given the
-    /// port, a sink that cannot bind it tries another.
-    fn start(&mut self) {
-        assert!(self.child.is_none(), "the sink is already running");
-        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/smtp_sink.py");
-        for _ in 0..5 {
-            let mut child = Command::new("/usr/bin/python3")
-                .arg(script)
-                .arg(self.dir.path())
-                .arg(self.port.to_string())
-                .stdout(Stdio::piped())
-                .spawn()
-                .expect("start the SMTP sink");
-            let mut line = String::new();
-            BufReader::new(child.stdout.take().expect("stdout"))
-                .read_line(&mut line)
-                .expect("the sink's first line");
-            if line.trim() == format!("PORT {}", self.port) {
-                self.child = Some(child);
-                self.port_in_use = true;
-                return;
-            }
-            let _ = child.wait();
-            assert!(
-                !self.port_in_use,
-                "the sink cannot listen on port {} again",
-                self.port
-            );
-            self.port = free_port();
-        }
-        panic!("the sink found no port to listen on");
-    }
-
-    /// Stops the server (an SMTP outage).
-    fn stop(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
-
-    /// Every mail received so far, in the order received.
-    fn mails(&self) -> Vec<Mail> {
-        let mut names: Vec<_> = std::fs::read_dir(self.dir.path())
-            .expect("sink dir")
-            .filter_map(|e| e.ok())
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "json"))
-            .collect();
-        names.sort();
-        names
-            .iter()
-            .map(|p| Mail(serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap()))
-            .collect()
-    }
-}
-
-impl Drop for SmtpSink {
-    fn drop(&mut self) {
-        self.stop();
-    }
-}
-
-/// One received mail, as Python's email package read it.
-struct Mail(Value);
-
-impl Mail {
-    fn header(&self, name: &str) -> String {
-        self.0["headers"][name.to_lowercase()][0]
-            .as_str()
-            .unwrap_or_else(|| panic!("no {name} header in {}", self.0["headers"]))
-            .to_string()
-    }
-    fn has_header(&self, name: &str) -> bool {
-        !self.0["headers"][name.to_lowercase()].is_null()
-    }
-    fn rcpt_tos(&self) -> Vec<String> {
-        let to = self.0["rcpt_tos"].as_array().unwrap();
-        to.iter().map(|a| a.as_str().unwrap().to_string()).collect()
-    }
-    fn is_to(&self, name: &str) -> bool {
-        self.rcpt_tos() == vec![format!("{name}@example.com")]
-    }
-    fn subject(&self) -> String {
-        self.header("subject")
-    }
-    fn text(&self) -> &str {
-        self.0["text"].as_str().expect("a text/plain part")
-    }
-    fn html(&self) -> &str {
-        self.0["html"].as_str().expect("a text/html part")
-    }
-    /// The first link in the text part that starts with the public URL and `path`.
-    fn link(&self, path: &str) -> String {
-        let start = format!("{PUBLIC_URL}{path}");
-        self.text()
-            .split_whitespace()
-            .find(|w| w.starts_with(&start))
-            .unwrap_or_else(|| panic!("no link to {start} in:\n{}", self.text()))
-            .to_string()
-    }
-    /// The URL inside `List-Unsubscribe: <…>`.
-    fn unsubscribe_url(&self) -> String {
-        let h = self.header("list-unsubscribe");
-        h.trim_start_matches('<').trim_end_matches('>').to_string()
-    }
-}
-
-/// A port nobody listens on now.
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port()
-}
 
 /// A test's world: the app (no background worker) on a fixed clock, and its SMTP server.
 struct Env {

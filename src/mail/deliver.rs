@@ -39,11 +39,14 @@ impl MailReport {
 
 /// Sends what is due. Each row is claimed on its own (another worker may take the others);
 /// when the transport fails for a reason that may pass, the pass stops and the rest wait.
+/// `stop` is asked before each row is claimed: a stopping instance finishes the row it holds
+/// and claims no other.
 pub fn deliver_due(
     conn: &mut DbConnection,
     now: NaiveDateTime,
     settings: &Settings,
     signer: &Signer,
+    stop: &dyn Fn() -> bool,
 ) -> anyhow::Result<MailReport> {
     let mut report = MailReport::default();
     let ids = outbox::due_ids(conn, now, settings.mail.coalesce_seconds, BATCH)?;
@@ -59,6 +62,9 @@ pub fn deliver_due(
         host,
     };
     for id in ids {
+        if stop() {
+            break;
+        }
         let Some(row) = outbox::claim(conn, now, id)? else {
             continue;
         };

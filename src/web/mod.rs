@@ -45,6 +45,8 @@ pub struct AppState {
     pub computer_wakeup: Arc<tokio::sync::Notify>,
     /// Wakes this instance's engine analysis worker after someone asked for an analysis.
     pub analysis_wakeup: Arc<tokio::sync::Notify>,
+    /// Tells the background loops to finish what they hold and stop (see `shutdown`).
+    pub shutdown: Arc<crate::shutdown::Shutdown>,
 }
 
 impl AppState {

@@ -3,6 +3,8 @@
 #![allow(dead_code)]
 
 pub mod readers;
+pub mod server;
+pub mod smtp;
 
 use std::sync::Arc;
 
@@ -21,10 +23,28 @@ pub enum Backend {
     Postgres,
 }
 
-/// A running application and what a test needs to talk to it.
-pub struct TestApp {
+/// An HTTP client of one running server (in this process or another), with a cookie jar.
+pub struct Api {
     pub base: String,
     pub client: reqwest::blocking::Client,
+}
+
+impl Api {
+    /// A client of the server at `base` (`http://127.0.0.1:PORT`) that follows no redirect.
+    pub fn new(base: String) -> Api {
+        let client = reqwest::blocking::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .cookie_store(true)
+            .build()
+            .unwrap();
+        Api { base, client }
+    }
+}
+
+/// A running application and what a test needs to talk to it.
+pub struct TestApp {
+    /// Its HTTP client; the helpers below are reached through it.
+    pub api: Api,
     /// The app's own state: its pool and clock, for calling use cases directly.
     pub state: slowfuse::web::AppState,
     /// The app's database, for the binary's commands that a test runs beside it.
@@ -157,14 +177,8 @@ pub fn spawn_app_with_env(
         })
     });
     let (port, state) = rx.recv().expect("app started");
-    let client = reqwest::blocking::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .cookie_store(true)
-        .build()
-        .unwrap();
     Some(TestApp {
-        base: format!("http://127.0.0.1:{port}"),
-        client,
+        api: Api::new(format!("http://127.0.0.1:{port}")),
         state,
         database_url,
         _dir: dir,
@@ -177,7 +191,15 @@ pub struct Reply {
     pub body: Value,
 }
 
-impl TestApp {
+impl std::ops::Deref for TestApp {
+    type Target = Api;
+
+    fn deref(&self) -> &Api {
+        &self.api
+    }
+}
+
+impl Api {
     /// POSTs JSON to an API path, with a bearer token when given.
     pub fn post(&self, path: &str, token: Option<&str>, body: Value) -> Reply {
         let mut req = self
@@ -349,7 +371,7 @@ pub struct Page {
     pub body: String,
 }
 
-impl TestApp {
+impl Api {
     /// A new browser with an empty cookie jar.
     pub fn browser(&self) -> Browser {
         Browser {
@@ -363,7 +385,7 @@ impl TestApp {
     }
 }
 
-impl TestApp {
+impl Api {
     /// A browser logged in as `name` (signed up through the API, password
     /// "correct horse battery").
     pub fn logged_in(&self, name: &str) -> Browser {
