@@ -56,6 +56,15 @@ where
     InternalError::from_response(err, response).into()
 }
 
+/// What the import page reads when its PGN is above [`IMPORT_PGN_LIMIT`] (also when the body
+/// is refused before routing).
+pub fn import_too_large() -> String {
+    format!(
+        "The PGN is larger than {}: nothing was imported. Split the file and import the parts.",
+        in_words(IMPORT_PGN_LIMIT)
+    )
+}
+
 /// The pages' forms: at most [`FORM_LIMIT`]; larger is 413 on the error page, anything else
 /// unreadable 400.
 pub fn form_config() -> web::FormConfig {
@@ -116,7 +125,11 @@ pub async fn refuse_oversized(
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok());
     if announced.is_some_and(|n| n > MAX_BODY as u64) {
-        let message = too_large(MAX_BODY);
+        let message = if req.path() == "/import" {
+            import_too_large()
+        } else {
+            too_large(MAX_BODY)
+        };
         let mut response: HttpResponse = if req.path().starts_with("/api/") {
             ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, message).error_response()
         } else {

@@ -21,10 +21,7 @@ const LINKED_GAMES: usize = 200;
 
 /// The refusal of a PGN above the limit.
 fn too_large() -> String {
-    format!(
-        "The PGN is larger than {} MB: nothing was imported. Split the file and import the parts.",
-        MAX_IMPORT_BYTES / (1024 * 1024)
-    )
+    limits::import_too_large()
 }
 
 /// The form's body limit (`limits::IMPORT_FORM_LIMIT`): the PGN URL-encoded and the token.
