@@ -72,6 +72,12 @@ pub struct AuthSettings {
     pub max_failed_logins_per_address: i64,
     pub login_window_minutes: i64,
     pub session_days: i64,
+    /// Password hashes made or checked at once (each takes about 19 MB); 0: one per core.
+    pub password_hashes_at_once: usize,
+    /// Sign-ups and logins that may wait for a hash; beyond them, 503 at once.
+    pub password_queue: usize,
+    /// The longest one waits before it is refused with 503.
+    pub password_wait_seconds: u64,
 }
 
 /// `[game]`: limits on what players send.

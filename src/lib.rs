@@ -13,6 +13,7 @@ pub mod import_cli;
 pub mod mail;
 pub mod models;
 pub mod openings;
+pub mod passwords;
 pub mod pgn_import;
 pub mod random;
 pub mod rules_cli;

@@ -9,7 +9,7 @@ use actix_session::config::{CookieContentSecurity, PersistentSession};
 use actix_session::storage::CookieSessionStore;
 use actix_web::cookie::{Key, SameSite};
 use actix_web::dev::Server;
-use actix_web::middleware::{DefaultHeaders, Logger};
+use actix_web::middleware::Logger;
 use actix_web::{App, HttpServer, web};
 
 use crate::clock::Clock;
@@ -57,7 +57,14 @@ impl Application {
         )?;
         let listener = TcpListener::bind(&settings.server.bind)?;
         let port = listener.local_addr()?.port();
+        let auth = &settings.auth;
+        let passwords = crate::passwords::PasswordGate::new(
+            auth.password_hashes_at_once,
+            auth.password_queue,
+            std::time::Duration::from_secs(auth.password_wait_seconds),
+        );
         let state = AppState {
+            passwords,
             pool,
             settings: Arc::new(settings),
             clock,
@@ -166,18 +173,11 @@ fn run(listener: TcpListener, state: AppState, key: Key) -> anyhow::Result<Serve
                     )
                     .build(),
             )
-            .wrap(
-                DefaultHeaders::new()
-                    .add(("X-Content-Type-Options", "nosniff"))
-                    .add(("X-Frame-Options", "DENY"))
-                    .add(("Referrer-Policy", "same-origin"))
-                    .add((
-                        "Content-Security-Policy",
-                        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'",
-                    )),
-            )
+            .wrap(actix_web::middleware::from_fn(
+                crate::web::limits::refuse_oversized,
+            ))
+            .wrap(crate::web::headers::security_headers())
             .app_data(data.clone())
-            .app_data(web::FormConfig::default().limit(32 * 1024))
             .configure(routes)
     })
     .listen(listener)?;

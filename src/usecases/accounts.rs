@@ -1,7 +1,7 @@
-//! Accounts: sign up, check a login (throttled), personal API tokens.
+//! Accounts: sign up, check a login (throttled), personal API tokens. The password hashes
+//! themselves are made and checked by the caller between the steps (`crate::passwords`), so
+//! no database connection is held while one is computed.
 
-use argon2::Argon2;
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use chrono::{Duration, NaiveDateTime};
 use diesel::prelude::*;
 use sha2::{Digest, Sha256};
@@ -9,6 +9,7 @@ use sha2::{Digest, Sha256};
 use crate::config::AuthSettings;
 use crate::db::DbConnection;
 use crate::models::{NewApiToken, NewLoginAttempt, NewUser, User};
+use crate::passwords::{DUMMY_HASH, HashError};
 use crate::schema::{api_tokens, login_attempts, users};
 
 /// Why a sign-up was refused.
@@ -22,6 +23,9 @@ pub enum SignUpError {
     InvalidEmail(String),
     #[error("{0}")]
     WeakPassword(&'static str),
+    /// The password could not be hashed now (too many at once): nothing was stored.
+    #[error(transparent)]
+    Hash(#[from] HashError),
     #[error(transparent)]
     Db(#[from] diesel::result::Error),
 }
@@ -33,6 +37,9 @@ pub enum LoginError {
     WrongCredentials,
     #[error("too many failed logins: wait {0} minutes and try again")]
     Throttled(i64),
+    /// The password could not be checked now (too many at once): nothing was recorded.
+    #[error(transparent)]
+    Hash(#[from] HashError),
     #[error(transparent)]
     Db(#[from] diesel::result::Error),
 }
@@ -109,14 +116,21 @@ pub fn check_password(password: &str, username: &str) -> Result<(), SignUpError>
     Ok(())
 }
 
-/// Registers a player; the username is unique regardless of case.
-pub fn sign_up(
-    conn: &mut DbConnection,
-    now: NaiveDateTime,
+/// A sign-up whose name, address and password passed the checks: ready for its password to
+/// be hashed and its row written by [`sign_up`].
+#[derive(Clone, Debug)]
+pub struct CheckedSignUp {
+    pub username: String,
+    pub email: String,
+}
+
+/// Checks a sign-up before anything is hashed or written: the username, the address and the
+/// password (refusals cost no hash).
+pub fn check_sign_up(
     username: &str,
     email: &str,
     password: &str,
-) -> Result<User, SignUpError> {
+) -> Result<CheckedSignUp, SignUpError> {
     let username = username.trim();
     let email = email.trim();
     check_username(username)?;
@@ -124,14 +138,28 @@ pub fn sign_up(
         return Err(SignUpError::InvalidEmail(email.chars().take(80).collect()));
     }
     check_password(password, username)?;
+    Ok(CheckedSignUp {
+        username: username.to_string(),
+        email: email.to_string(),
+    })
+}
+
+/// Registers a checked player with the hash of their password (`passwords::hash_password`);
+/// the username is unique regardless of case.
+pub fn sign_up(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    checked: &CheckedSignUp,
+    password_hash: &str,
+) -> Result<User, SignUpError> {
+    let username = checked.username.as_str();
     let key = username.to_lowercase();
-    let hash = hash_password(password);
     crate::db::write_transaction(conn, |conn| {
         let new = NewUser {
             username,
             username_key: &key,
-            email,
-            password_hash: &hash,
+            email: &checked.email,
+            password_hash,
             created_at: now,
         };
         let inserted = crate::on_backend!(conn, |c| diesel::insert_into(users::table)
@@ -152,34 +180,35 @@ pub fn sign_up(
     })
 }
 
-fn hash_password(password: &str) -> String {
-    let salt = SaltString::encode_b64(&rand::random::<[u8; 16]>()).expect("16 bytes encode");
-    Argon2::default()
-        .hash_password(password.as_bytes(), &salt)
-        .expect("argon2id hashing with default parameters")
-        .to_string()
+/// A login let through the throttle: the account named (if any) and the keys its outcome is
+/// recorded under. Its password is checked against [`LoginAttempt::stored_hash`] by the
+/// caller, then [`finish_login`] records the outcome.
+#[derive(Debug)]
+pub struct LoginAttempt {
+    user: Option<User>,
+    name_key: String,
+    addr_key: String,
 }
 
-fn password_matches(hash: &str, password: &str) -> bool {
-    PasswordHash::new(hash)
-        .map(|parsed| {
-            Argon2::default()
-                .verify_password(password.as_bytes(), &parsed)
-                .is_ok()
-        })
-        .unwrap_or(false)
+impl LoginAttempt {
+    /// The hash to check the password against: the account's, or for an unknown name a dummy
+    /// one (checked all the same, so timing does not tell which names exist).
+    pub fn stored_hash(&self) -> &str {
+        self.user
+            .as_ref()
+            .map_or(DUMMY_HASH, |u| u.password_hash.as_str())
+    }
 }
 
-/// Checks a username and password, refusing early when either the name or the address has
-/// failed too often within the window. Failures are recorded; a success clears the name's.
-pub fn log_in(
+/// The first step of a login: refuses early when either the name or the address has failed
+/// too often within the window (no hash is spent on it), else reads the account named.
+pub fn begin_login(
     conn: &mut DbConnection,
     settings: &AuthSettings,
     now: NaiveDateTime,
     username: &str,
-    password: &str,
     address: &str,
-) -> Result<User, LoginError> {
+) -> Result<LoginAttempt, LoginError> {
     let name: String = username.trim().to_lowercase().chars().take(40).collect();
     let name_key = format!("user:{name}");
     let addr_key = format!("addr:{address}");
@@ -201,16 +230,28 @@ pub fn log_in(
         .select(User::as_select())
         .first(conn)
         .optional()?;
-    // Hash even for an unknown name, so timing does not tell which names exist.
-    let ok = match &user {
-        Some(u) => password_matches(&u.password_hash, password),
-        None => {
-            let _ = password_matches(DUMMY_HASH, password);
-            false
-        }
-    };
+    Ok(LoginAttempt {
+        user,
+        name_key,
+        addr_key,
+    })
+}
+
+/// The last step of a login, once its password was checked: a success clears the name's
+/// failures and gives the user; a failure is recorded against the name and the address.
+pub fn finish_login(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    attempt: LoginAttempt,
+    password_ok: bool,
+) -> Result<User, LoginError> {
+    let LoginAttempt {
+        user,
+        name_key,
+        addr_key,
+    } = attempt;
     match user {
-        Some(u) if ok => {
+        Some(u) if password_ok => {
             diesel::delete(
                 login_attempts::table.filter(login_attempts::throttle_key.eq(&name_key)),
             )
@@ -230,10 +271,6 @@ pub fn log_in(
         }
     }
 }
-
-/// An argon2id hash of a random password, checked against when the user does not exist.
-const DUMMY_HASH: &str =
-    "$argon2id$v=19$m=19456,t=2,p=1$c2xvd2Z1c2VkdW1teQ$J1y7iVfYxwYjKxv8a9mVvQ3Jq8kz7oS5lq1dW1cSxXc";
 
 fn token_hash(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
@@ -309,14 +346,5 @@ mod tests {
         assert!(check_password("aaaaaaaaaa", "bob").is_err());
         assert!(check_password("bobbybobby", "bobbybobby").is_err());
         assert!(check_password("correct horse battery", "bob").is_ok());
-    }
-
-    #[test]
-    fn hashes_verify_only_the_right_password() {
-        let h = hash_password("correct horse battery");
-        assert!(h.starts_with("$argon2id$"));
-        assert!(password_matches(&h, "correct horse battery"));
-        assert!(!password_matches(&h, "wrong horse battery"));
-        assert!(!password_matches(DUMMY_HASH, "anything"));
     }
 }

@@ -37,14 +37,7 @@ mod users;
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(
         web::scope("/api/v1")
-            .app_data(
-                web::JsonConfig::default()
-                    .limit(64 * 1024)
-                    .error_handler(|err, _| {
-                        ApiError::new(StatusCode::BAD_REQUEST, format!("bad JSON body: {err}"))
-                            .into()
-                    }),
-            )
+            .app_data(crate::web::limits::json_config())
             .app_data(web::QueryConfig::default().error_handler(|err, _| {
                 ApiError::new(StatusCode::BAD_REQUEST, format!("bad query string: {err}")).into()
             }))
@@ -182,11 +175,9 @@ async fn create_account(
     state: web::Data<AppState>,
     body: web::Json<AccountBody>,
 ) -> Result<HttpResponse, ApiError> {
-    let now = state.now();
     let body = body.into_inner();
-    let user = state
-        .db(move |c| accounts::sign_up(c, now, &body.username, &body.email, &body.password))
-        .await??;
+    let user =
+        crate::web::sign_in::sign_up(&state, &body.username, &body.email, body.password).await??;
     Ok(HttpResponse::Created().json(json!({ "id": user.id, "username": user.username })))
 }
 
@@ -217,10 +208,9 @@ async fn create_token(
     let now = state.now();
     let body = body.into_inner();
     let address = client_address(&req, &state);
-    let auth = state.settings.auth.clone();
+    let user = crate::web::sign_in::log_in(&state, body.username, body.password, address).await??;
     let token = state
         .db(move |c| -> Result<String, ApiError> {
-            let user = accounts::log_in(c, &auth, now, &body.username, &body.password, &address)?;
             let label = body.label.unwrap_or_default();
             Ok(accounts::create_api_token(
                 c,

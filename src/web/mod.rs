@@ -7,6 +7,8 @@ pub mod errors;
 pub mod eval_graph;
 pub mod export;
 pub mod game_page;
+pub mod headers;
+pub mod limits;
 pub mod match_page;
 pub mod material;
 pub mod minesweeper_page;
@@ -14,6 +16,7 @@ pub mod mini_board;
 pub mod pages;
 pub mod plies;
 pub mod session;
+pub mod sign_in;
 pub mod time_words;
 pub mod variant_info;
 
@@ -47,6 +50,8 @@ pub struct AppState {
     pub analysis_wakeup: Arc<tokio::sync::Notify>,
     /// Tells the background loops to finish what they hold and stop (see `shutdown`).
     pub shutdown: Arc<crate::shutdown::Shutdown>,
+    /// Makes and checks password hashes, a few at a time (see `passwords`).
+    pub passwords: Arc<crate::passwords::PasswordGate>,
 }
 
 impl AppState {
@@ -111,14 +116,15 @@ impl Layout {
 }
 
 /// Registers every route. An address or form the pages cannot read gets the site's own error
-/// page (the API's scope answers such requests in JSON instead).
+/// page (the API's scope answers such requests in JSON instead); every body has its limit
+/// (`limits`).
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.app_data(web::QueryConfig::default().error_handler(|err, _| {
         errors::WebError::BadRequest(format!("this address is not understood ({err})")).into()
     }))
-    .app_data(web::FormConfig::default().error_handler(|err, _| {
-        errors::WebError::BadRequest(format!("the form was not understood ({err})")).into()
-    }));
+    .app_data(limits::form_config())
+    .app_data(limits::json_config())
+    .app_data(limits::payload_config());
     cfg.configure(assets::routes);
     cfg.configure(api::routes);
     cfg.configure(export::routes);

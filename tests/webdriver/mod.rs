@@ -218,6 +218,8 @@ impl Driver {
             "pageLoadStrategy": "normal",
             "timeouts": {"implicit": 0, "pageLoad": 30_000, "script": 15_000},
             "goog:chromeOptions": {"binary": CHROMIUM, "args": args},
+            // The console is kept, so a test can read what the page logged (CSP violations).
+            "goog:loggingPrefs": {"browser": "ALL"},
         }}});
         let value = self
             .command(Method::POST, "/session", Some(capabilities))
@@ -273,6 +275,27 @@ impl<'d> Session<'d> {
     /// Opens a URL and waits for the page to load.
     pub fn goto(&self, url: &str) {
         self.command(Method::POST, "/url", Some(json!({ "url": url })));
+    }
+
+    /// The console messages logged since the last call (Chromium hands each out once), as
+    /// `LEVEL: message` lines: the page's own logs, failed loads, and the browser's refusals
+    /// under the Content-Security-Policy.
+    pub fn browser_log(&self) -> Vec<String> {
+        let entries = self.command(Method::POST, "/se/log", Some(json!({"type": "browser"})));
+        entries
+            .as_array()
+            .map(|list| {
+                list.iter()
+                    .map(|e| {
+                        format!(
+                            "{}: {}",
+                            e["level"].as_str().unwrap_or_default(),
+                            e["message"].as_str().unwrap_or_default()
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     /// The address of the current page.

@@ -16,6 +16,26 @@ pub type Cause = Box<dyn Error + Send + Sync>;
 /// The message a 500 shows, on a page and in the API alike.
 const INTERNAL_MESSAGE: &str = "internal error";
 
+/// Seconds a 503 ("too busy now") asks the client to wait before trying again.
+pub const RETRY_AFTER_SECONDS: u32 = 5;
+
+/// Whether a status is the server's failure (its cause logged, a plain message shown) rather
+/// than a refusal the user reads: every 5xx but 503, which says "too busy now, try again".
+pub fn is_failure(status: StatusCode) -> bool {
+    status.is_server_error() && status != StatusCode::SERVICE_UNAVAILABLE
+}
+
+/// Adds `Retry-After` to a 503.
+pub fn with_retry_after(mut response: HttpResponse) -> HttpResponse {
+    if response.status() == StatusCode::SERVICE_UNAVAILABLE {
+        response.headers_mut().insert(
+            actix_web::http::header::RETRY_AFTER,
+            actix_web::http::header::HeaderValue::from(RETRY_AFTER_SECONDS),
+        );
+    }
+    response
+}
+
 /// A use case's error as the web layer answers it, on the pages and in the API alike. Each
 /// use-case enum implements it below, and nowhere else.
 pub trait UseCaseError: Error + Send + Sync + 'static {
@@ -40,7 +60,7 @@ pub struct Refusal {
 /// to be drawn, the server's failure goes on to the error page (500, cause logged).
 pub fn refusal<E: UseCaseError>(e: E) -> Result<Refusal, WebError> {
     let status = e.status();
-    if status.is_server_error() {
+    if is_failure(status) {
         return Err(WebError::internal(e));
     }
     Ok(Refusal {
@@ -58,6 +78,9 @@ pub enum WebError {
     Forbidden(String),
     #[error("{0}")]
     BadRequest(String),
+    /// A body larger than the route takes (413).
+    #[error("{0}")]
+    TooLarge(String),
     #[error("{}", INTERNAL_MESSAGE)]
     Internal(#[source] Cause),
 }
@@ -113,6 +136,7 @@ impl ResponseError for WebError {
             WebError::NotFound => StatusCode::NOT_FOUND,
             WebError::Forbidden(_) => StatusCode::FORBIDDEN,
             WebError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            WebError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             WebError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -179,14 +203,16 @@ impl ResponseError for ApiError {
         if let Some(cause) = &self.cause {
             log_internal(cause.as_ref());
         }
-        HttpResponse::build(self.status).json(serde_json::json!({ "error": self.message }))
+        with_retry_after(
+            HttpResponse::build(self.status).json(serde_json::json!({ "error": self.message })),
+        )
     }
 }
 
 impl<E: UseCaseError> From<E> for ApiError {
     fn from(e: E) -> Self {
         let status = e.status();
-        if status.is_server_error() {
+        if is_failure(status) {
             return ApiError::internal(e);
         }
         ApiError::new(status, e.message())

@@ -3,6 +3,7 @@
 use actix_web::http::StatusCode;
 
 use super::UseCaseError;
+use crate::passwords::HashError;
 use crate::usecases::accounts::{LoginError, SignUpError};
 use crate::usecases::analysis::AnalysisError;
 use crate::usecases::bughouse::MatchError;
@@ -19,6 +20,15 @@ use crate::usecases::preferences::PreferencesError;
 use crate::usecases::search::SearchError;
 use crate::usecases::tags::TagError;
 use crate::usecases::takeback::TakebackError;
+
+/// Too many password hashes at once is 503 (try again: `Retry-After`); a hashing thread gone
+/// is the server's fault.
+fn hash_status(e: &HashError) -> StatusCode {
+    match e {
+        HashError::Busy => StatusCode::SERVICE_UNAVAILABLE,
+        HashError::Stopped => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
 
 // Each use case's statuses, in one place. A new variant must be placed here: no wildcards.
 
@@ -183,6 +193,7 @@ impl UseCaseError for SignUpError {
             SignUpError::InvalidUsername(_)
             | SignUpError::InvalidEmail(_)
             | SignUpError::WeakPassword(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            SignUpError::Hash(e) => hash_status(e),
             SignUpError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -193,6 +204,7 @@ impl UseCaseError for LoginError {
         match self {
             LoginError::WrongCredentials => StatusCode::UNAUTHORIZED,
             LoginError::Throttled(_) => StatusCode::TOO_MANY_REQUESTS,
+            LoginError::Hash(e) => hash_status(e),
             LoginError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

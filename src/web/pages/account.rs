@@ -82,11 +82,7 @@ pub async fn signup(
     check_csrf(&session, &form.csrf_token)?;
     let form = form.into_inner();
     let now = state.now();
-    let (u, e, p) = (form.username.clone(), form.email.clone(), form.password);
-    match state
-        .db(move |c| accounts::sign_up(c, now, &u, &e, &p))
-        .await?
-    {
+    match crate::web::sign_in::sign_up(&state, &form.username, &form.email, form.password).await? {
         Ok(user) => {
             // A zone the browser named but we do not know is left at UTC, not refused.
             let id = user.id;
@@ -153,13 +149,8 @@ pub async fn login(
 ) -> Result<HttpResponse, WebError> {
     check_csrf(&session, &form.csrf_token)?;
     let form = form.into_inner();
-    let now = state.now();
     let address = client_address(&req, &state);
-    let auth = state.settings.auth.clone();
-    let (u, p) = (form.username.clone(), form.password);
-    match state
-        .db(move |c| accounts::log_in(c, &auth, now, &u, &p, &address))
-        .await?
+    match crate::web::sign_in::log_in(&state, form.username.clone(), form.password, address).await?
     {
         Ok(user) => {
             session::log_in(&session, user.id, &user.username);

@@ -11,30 +11,28 @@ use serde::Deserialize;
 use super::{check_csrf, render, require_login};
 use crate::usecases::import::{ImportSummary, Importer, import_pgn};
 use crate::web::errors::{UseCaseError, WebError};
-use crate::web::{AppState, Layout, session};
+use crate::web::{AppState, Layout, limits, session};
 
 /// The largest PGN the page imports at once.
-pub const MAX_IMPORT_BYTES: usize = 2 * 1024 * 1024;
+pub const MAX_IMPORT_BYTES: usize = limits::IMPORT_PGN_LIMIT;
 
 /// Imported games linked from the summary; the rest are found by the search link.
 const LINKED_GAMES: usize = 200;
 
 /// The refusal of a PGN above the limit.
 fn too_large() -> String {
-    format!(
-        "The PGN is larger than {} MB: nothing was imported. Split the file and import the parts.",
-        MAX_IMPORT_BYTES / (1024 * 1024)
-    )
+    limits::import_too_large()
 }
 
-/// The form's body limit: the PGN URL-encoded (at most three bytes a character) and the token.
+/// The form's body limit (`limits::IMPORT_FORM_LIMIT`): the PGN URL-encoded and the token.
 pub fn form_config() -> web::FormConfig {
     web::FormConfig::default()
-        .limit(3 * MAX_IMPORT_BYTES + 4096)
+        .limit(limits::IMPORT_FORM_LIMIT)
         .error_handler(|err, _| {
-            let status = match &err {
-                actix_web::error::UrlencodedError::Overflow { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-                _ => StatusCode::BAD_REQUEST,
+            let status = if limits::form_overflowed(&err) {
+                StatusCode::PAYLOAD_TOO_LARGE
+            } else {
+                StatusCode::BAD_REQUEST
             };
             // Fixed words only: nothing of the request is echoed.
             let text = if status == StatusCode::PAYLOAD_TOO_LARGE {
@@ -47,7 +45,11 @@ pub fn form_config() -> web::FormConfig {
                 .body(format!(
                     "<!DOCTYPE html><title>Import refused</title><p id=\"import-error\">{text}</p>"
                 ));
-            actix_web::error::InternalError::from_response(err, response).into()
+            if status == StatusCode::PAYLOAD_TOO_LARGE {
+                limits::refuse_and_close(err, response)
+            } else {
+                actix_web::error::InternalError::from_response(err, response).into()
+            }
         })
 }
 

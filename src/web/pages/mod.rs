@@ -123,9 +123,11 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 /// Renders a template with a status code.
 pub fn render(status: StatusCode, page: &impl Template) -> Result<HttpResponse, WebError> {
     let body = page.render().map_err(WebError::internal)?;
-    Ok(HttpResponse::build(status)
-        .content_type("text/html; charset=utf-8")
-        .body(body))
+    Ok(crate::web::errors::with_retry_after(
+        HttpResponse::build(status)
+            .content_type("text/html; charset=utf-8")
+            .body(body),
+    ))
 }
 
 /// `next` if it is a path on this site (a redirect target from a form or the address), else
