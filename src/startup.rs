@@ -9,7 +9,7 @@ use actix_session::config::{CookieContentSecurity, PersistentSession};
 use actix_session::storage::CookieSessionStore;
 use actix_web::cookie::{Key, SameSite};
 use actix_web::dev::Server;
-use actix_web::middleware::{DefaultHeaders, Logger};
+use actix_web::middleware::{DefaultHeaders, from_fn};
 use actix_web::{App, HttpServer, web};
 
 use crate::clock::Clock;
@@ -61,7 +61,10 @@ impl Application {
             records: Arc::default(),
             computer_wakeup: Arc::default(),
             analysis_wakeup: Arc::default(),
+            metrics: Arc::default(),
         };
+        crate::metrics::process_start_seconds();
+        state.metrics.worker.start(state.now());
         let server = run(listener, state.clone(), key)?;
         if state.settings.worker.enabled {
             actix_web::rt::spawn(crate::worker::run_worker(state.clone()));
@@ -127,7 +130,6 @@ fn run(listener: TcpListener, state: AppState, key: Key) -> anyhow::Result<Serve
     let data = web::Data::new(state);
     let mut server = HttpServer::new(move || {
         App::new()
-            .wrap(Logger::new("%r %s %Dms"))
             .wrap(
                 SessionMiddleware::builder(CookieSessionStore::default(), key.clone())
                     .cookie_name("slowfuse".into())
@@ -151,6 +153,7 @@ fn run(listener: TcpListener, state: AppState, key: Key) -> anyhow::Result<Serve
                         "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'",
                     )),
             )
+            .wrap(from_fn(crate::web::observe::observe))
             .app_data(data.clone())
             .app_data(web::FormConfig::default().limit(32 * 1024))
             .configure(routes)

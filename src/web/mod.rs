@@ -11,6 +11,8 @@ pub mod match_page;
 pub mod material;
 pub mod minesweeper_page;
 pub mod mini_board;
+pub mod observe;
+pub mod ops;
 pub mod pages;
 pub mod plies;
 pub mod session;
@@ -45,20 +47,30 @@ pub struct AppState {
     pub computer_wakeup: Arc<tokio::sync::Notify>,
     /// Wakes this instance's engine analysis worker after someone asked for an analysis.
     pub analysis_wakeup: Arc<tokio::sync::Notify>,
+    /// Requests, moves and the worker's heartbeat, for `/metrics` and `/health`.
+    pub metrics: Arc<crate::metrics::Metrics>,
 }
 
 impl AppState {
     /// Runs blocking database work on the thread pool with a pooled connection. The outer
-    /// error is the infrastructure's (pool, thread); `f` returns its own result inside.
+    /// error is the infrastructure's (pool, thread); `f` returns its own result inside. Its
+    /// log lines carry the request's id, and the moves it commits are counted.
     pub async fn db<T, F>(&self, f: F) -> Result<T, WebError>
     where
         T: Send + 'static,
         F: FnOnce(&mut DbConnection) -> T + Send + 'static,
     {
         let pool = self.pool.clone();
+        let metrics = self.metrics.clone();
+        let request = crate::logging::current_request();
         web::block(move || {
-            let mut conn = pool.get().map_err(WebError::internal)?;
-            Ok(f(&mut conn))
+            crate::logging::with_request(request, || {
+                let mut conn = pool.get().map_err(WebError::internal)?;
+                crate::db::take_committed_moves();
+                let value = f(&mut conn);
+                metrics.count_moves(crate::db::take_committed_moves());
+                Ok(value)
+            })
         })
         .await
         .map_err(WebError::internal)?
@@ -117,6 +129,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     .app_data(web::FormConfig::default().error_handler(|err, _| {
         errors::WebError::BadRequest(format!("the form was not understood ({err})")).into()
     }));
+    cfg.configure(ops::routes);
     cfg.configure(assets::routes);
     cfg.configure(api::routes);
     cfg.configure(export::routes);
