@@ -171,3 +171,30 @@ fn write_record(buf: &mut env_logger::fmt::Formatter, record: &log::Record) -> s
 fn json_string(out: &mut impl Write, text: &str) -> std::io::Result<()> {
     serde_json::to_writer(out, text).map_err(std::io::Error::other)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_request_id_follows_its_future_and_the_blocking_work_started_for_it() {
+        let seen =
+            actix_web::rt::System::new().block_on(in_request(RequestId::new("r-1"), async {
+                let here = current_request().map(|r| r.as_str().to_string());
+                let captured = current_request();
+                let there = std::thread::spawn(move || {
+                    with_request(captured, || {
+                        current_request().map(|r| r.as_str().to_string())
+                    })
+                })
+                .join()
+                .unwrap();
+                (here, there)
+            }));
+        assert_eq!(seen, (Some("r-1".into()), Some("r-1".into())));
+        assert!(
+            current_request().is_none(),
+            "outside the request there is none"
+        );
+    }
+}
