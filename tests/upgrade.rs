@@ -72,7 +72,7 @@ fn old_game(variant: &str, moves: &[&str], finished: Option<(&str, &str)>) -> St
     } else {
         "'2036-12-04 09:00:00'"
     };
-    let turn = if game.ply() % 2 == 0 {
+    let turn = if game.ply().is_multiple_of(2) {
         "white"
     } else {
         "black"
