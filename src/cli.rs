@@ -1,5 +1,5 @@
-//! The `slowfuse` command line: `serve` (the default), `migrate`, `send-test-email`, `export`,
-//! `import`, and the rules commands `perft`, `moves`, `replay`.
+//! The `slowfuse` command line: `serve` (the default), `migrate`, `backup`, `send-test-email`,
+//! `export`, `import`, and the rules commands `perft`, `moves`, `replay`.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -36,6 +36,9 @@ pub enum Command {
     Serve,
     /// Apply pending database migrations and exit.
     Migrate,
+    /// Copy the SQLite database to FILE while the server runs (a new file, never over an
+    /// existing one); on PostgreSQL, print the pg_dump recipe instead.
+    Backup(crate::backup_cli::BackupArgs),
     /// Count the leaf nodes of the legal-move tree of a position (perft);
     /// the count is alone on the last line.
     Perft(rules_cli::PerftArgs),
@@ -69,11 +72,13 @@ pub fn run() -> anyhow::Result<()> {
         Command::Replay(args) => return rules_cli::run_or_exit(|| rules_cli::replay(args)),
         Command::Serve
         | Command::Migrate
+        | Command::Backup(_)
         | Command::SendTestEmail { .. }
         | Command::Export(_)
         | Command::Import(_) => {}
     }
     let settings = Settings::load(&cli.config_dir)?;
+    crate::logging::set_format(settings.log.format);
     match command {
         Command::Perft(_) | Command::Moves(_) | Command::Replay(_) => Ok(()),
         Command::Serve => serve(settings),
@@ -83,6 +88,7 @@ pub fn run() -> anyhow::Result<()> {
             println!("{applied} migrations applied");
             Ok(())
         }
+        Command::Backup(args) => crate::backup_cli::run(&settings, &args),
         Command::SendTestEmail { address } => send_test_email(&settings, &address),
         Command::Export(args) => export_cli::export(&settings, &args),
         Command::Import(args) => crate::import_cli::run(&settings, &args),
@@ -104,13 +110,19 @@ fn send_test_email(settings: &Settings, address: &str) -> anyhow::Result<()> {
 
 fn serve(settings: Settings) -> anyhow::Result<()> {
     actix_web::rt::System::new().block_on(async move {
-        let bind = settings.server.bind.clone();
+        let host = settings
+            .server
+            .bind
+            .rsplit_once(':')
+            .map_or("", |(h, _)| h)
+            .to_string();
         let app = Application::build(
             settings,
             Arc::new(SystemClock),
             Arc::new(crate::random::SystemRandom),
         )?;
-        println!("Slowfuse is serving on http://{bind}");
+        // The port actually bound (the configured one, or the system's choice for port 0).
+        println!("Slowfuse is serving on http://{host}:{}", app.port());
         app.run_until_stopped().await?;
         Ok(())
     })

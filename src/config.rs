@@ -16,6 +16,29 @@ pub struct Settings {
     pub game: GameSettings,
     pub mail: MailSettings,
     pub analysis: AnalysisSettings,
+    pub log: LogSettings,
+    pub metrics: MetricsSettings,
+}
+
+/// `[log]`: how the server writes its log (standard error).
+#[derive(Clone, Debug, Deserialize)]
+pub struct LogSettings {
+    pub format: LogFormat,
+}
+
+/// `log.format`: lines for people, or one JSON object per line for a log collector.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+/// `[metrics]`: who may read `/metrics`.
+#[derive(Clone, Debug, Deserialize)]
+pub struct MetricsSettings {
+    /// A bearer token that opens `/metrics` from anywhere; empty: loopback peers only.
+    pub token: String,
 }
 
 /// `[analysis]`: engine analysis of finished games.

@@ -94,6 +94,14 @@ pub fn migrate(conn: &mut DbConnection) -> anyhow::Result<usize> {
     Ok(applied.len())
 }
 
+/// Asks the database for `SELECT 1`, waiting at most `wait` for a connection (the pool's own
+/// check of the connection it hands out comes first).
+pub fn ping(pool: &DbPool, wait: std::time::Duration) -> anyhow::Result<()> {
+    let mut conn = pool.get_timeout(wait)?;
+    diesel::sql_query("SELECT 1").execute(&mut *conn)?;
+    Ok(())
+}
+
 /// Runs the same diesel expression on whichever backend `conn` is, for the few queries the
 /// multi-backend connection cannot express (such as `RETURNING`).
 #[macro_export]
@@ -122,7 +130,74 @@ where
         DbConnection::Sqlite(_) => Some(SqliteWriterTurn::take()),
         DbConnection::Pg(_) => None,
     };
-    conn.transaction(f)
+    let counting = MoveCounting::enter();
+    let result = conn.transaction(f);
+    counting.leave(result.is_ok());
+    result
+}
+
+/// One level of write transaction in the count of moves: the outermost level, when it leaves,
+/// turns the moves written in it into committed ones, or forgets them on a rollback (also when
+/// it unwinds).
+struct MoveCounting {
+    outermost: bool,
+    committed: bool,
+}
+
+impl MoveCounting {
+    fn enter() -> MoveCounting {
+        let depth = MOVES.with(|m| m.depth.replace(m.depth.get() + 1));
+        MoveCounting {
+            outermost: depth == 0,
+            committed: false,
+        }
+    }
+
+    fn leave(mut self, committed: bool) {
+        self.committed = committed;
+    }
+}
+
+impl Drop for MoveCounting {
+    fn drop(&mut self) {
+        MOVES.with(|m| {
+            m.depth.set(m.depth.get().saturating_sub(1));
+            if self.outermost {
+                let stored = m.pending.take();
+                if self.committed {
+                    m.committed.set(m.committed.get() + stored);
+                }
+            }
+        });
+    }
+}
+
+/// Moves stored on this thread: in the write transaction under way, and committed since the
+/// last [`take_committed_moves`]. The application's metrics count only what was committed.
+struct MoveCount {
+    depth: std::cell::Cell<usize>,
+    pending: std::cell::Cell<u64>,
+    committed: std::cell::Cell<u64>,
+}
+
+thread_local! {
+    static MOVES: MoveCount = const {
+        MoveCount {
+            depth: std::cell::Cell::new(0),
+            pending: std::cell::Cell::new(0),
+            committed: std::cell::Cell::new(0),
+        }
+    };
+}
+
+/// Notes one move row written in the write transaction under way on this thread.
+pub fn note_move_stored() {
+    MOVES.with(|m| m.pending.set(m.pending.get() + 1));
+}
+
+/// The moves committed on this thread since the last call (and forgets them).
+pub fn take_committed_moves() -> u64 {
+    MOVES.with(|m| m.committed.take())
 }
 
 /// Runs `f`, which only reads, on one consistent view of the database: every query sees the

@@ -2,6 +2,7 @@
 
 pub mod analysis_worker;
 pub mod analysts;
+pub mod backup_cli;
 pub mod cli;
 pub mod clock;
 pub mod config;
@@ -10,7 +11,9 @@ pub mod export;
 pub mod export_cli;
 pub mod game;
 pub mod import_cli;
+pub mod logging;
 pub mod mail;
+pub mod metrics;
 pub mod models;
 pub mod openings;
 pub mod passwords;

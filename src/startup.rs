@@ -9,7 +9,7 @@ use actix_session::config::{CookieContentSecurity, PersistentSession};
 use actix_session::storage::CookieSessionStore;
 use actix_web::cookie::{Key, SameSite};
 use actix_web::dev::Server;
-use actix_web::middleware::Logger;
+use actix_web::middleware::from_fn;
 use actix_web::{App, HttpServer, web};
 
 use crate::clock::Clock;
@@ -74,7 +74,10 @@ impl Application {
             computer_wakeup: Arc::default(),
             analysis_wakeup: Arc::default(),
             shutdown: Arc::default(),
+            metrics: Arc::default(),
         };
+        crate::metrics::process_start_seconds();
+        state.metrics.worker.start(state.now());
         let server = run(listener, state.clone(), key)?;
         let mut loops = Vec::new();
         if state.settings.worker.enabled {
@@ -159,7 +162,6 @@ fn run(listener: TcpListener, state: AppState, key: Key) -> anyhow::Result<Serve
     let data = web::Data::new(state);
     let mut server = HttpServer::new(move || {
         App::new()
-            .wrap(Logger::new("%r %s %Dms"))
             .wrap(
                 SessionMiddleware::builder(CookieSessionStore::default(), key.clone())
                     .cookie_name("slowfuse".into())
@@ -173,10 +175,9 @@ fn run(listener: TcpListener, state: AppState, key: Key) -> anyhow::Result<Serve
                     )
                     .build(),
             )
-            .wrap(actix_web::middleware::from_fn(
-                crate::web::limits::refuse_oversized,
-            ))
+            .wrap(from_fn(crate::web::limits::refuse_oversized))
             .wrap(crate::web::headers::security_headers())
+            .wrap(from_fn(crate::web::observe::observe))
             .app_data(data.clone())
             .configure(routes)
     })

@@ -14,7 +14,8 @@ use crate::usecases::minesweeper::finish_overdue_setups;
 use crate::usecases::{digest, notify, outbox};
 use crate::web::AppState;
 
-/// Runs forever on the server's runtime; each pass is one blocking job on the thread pool.
+/// Runs forever on the server's runtime; each pass is one blocking job on the thread pool,
+/// and each completed pass is the worker's heartbeat (`AppState::metrics`).
 pub async fn run_worker(state: AppState) {
     let period = Duration::from_secs(state.settings.worker.interval_seconds.max(1));
     loop {
@@ -23,6 +24,9 @@ pub async fn run_worker(state: AppState) {
             Ok(_) => {}
             Err(e) => log::error!("worker pass failed: {e:#}"),
         }
+        // Done, well or not: the loop is alive (`/health`; a failing database shows there
+        // on its own).
+        state.metrics.worker.beat(state.now());
         if !state.shutdown.wait(period, None).await {
             return;
         }

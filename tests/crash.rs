@@ -239,7 +239,11 @@ fn load(base: &str, games: &[Played], running: &Arc<AtomicBool>) -> Acknowledged
                     .unwrap();
                 let mut ply = 0;
                 while ply < line.len() && running.load(Ordering::SeqCst) {
-                    let token = if ply.is_multiple_of(2) { &white } else { &black };
+                    let token = if ply.is_multiple_of(2) {
+                        &white
+                    } else {
+                        &black
+                    };
                     let answer = client
                         .post(format!("{base}/api/v1/games/{id}/moves"))
                         .bearer_auth(token)
@@ -311,7 +315,11 @@ fn check_games(api: &Api, games: &[Played], acknowledged: &HashMap<i64, Vec<Stri
             );
         }
         if game.conditional {
-            assert!(ply.is_multiple_of(2), "game {}: a move without its reply", game.id);
+            assert!(
+                ply.is_multiple_of(2),
+                "game {}: a move without its reply",
+                game.id
+            );
         }
         if ply < game.line.len() {
             let token = if ply.is_multiple_of(2) {

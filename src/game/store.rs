@@ -59,6 +59,7 @@ pub fn store_move(
             played_at: now,
         })
         .execute(conn)?;
+    crate::db::note_move_stored();
     diesel::update(board_row(m.game_id, m.seat.board))
         .set((
             game_boards::fen.eq(after.fen),

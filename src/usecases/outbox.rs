@@ -20,6 +20,15 @@ pub fn backoff(attempts: i32) -> Duration {
     Duration::minutes((1i64 << exponent).min(60))
 }
 
+/// Mails queued and not yet sent: waiting (however long: coalescing, back-off) or being sent.
+/// Held rows wait for a digest and are not counted. One indexed count, for `/metrics`.
+pub fn depth(conn: &mut DbConnection) -> QueryResult<i64> {
+    outbox::table
+        .filter(outbox::status.eq_any([status::PENDING, status::SENDING]))
+        .count()
+        .get_result(conn)
+}
+
 /// Rows due now, oldest first: waiting ones whose time has come, and claimed ones whose lease
 /// ran out. A "your move" mail is due only `coalesce_seconds` after it was written, so that a
 /// later move in the same game can replace it.

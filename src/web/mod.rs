@@ -13,6 +13,8 @@ pub mod match_page;
 pub mod material;
 pub mod minesweeper_page;
 pub mod mini_board;
+pub mod observe;
+pub mod ops;
 pub mod pages;
 pub mod plies;
 pub mod session;
@@ -52,20 +54,30 @@ pub struct AppState {
     pub shutdown: Arc<crate::shutdown::Shutdown>,
     /// Makes and checks password hashes, a few at a time (see `passwords`).
     pub passwords: Arc<crate::passwords::PasswordGate>,
+    /// Requests, moves and the worker's heartbeat, for `/metrics` and `/health`.
+    pub metrics: Arc<crate::metrics::Metrics>,
 }
 
 impl AppState {
     /// Runs blocking database work on the thread pool with a pooled connection. The outer
-    /// error is the infrastructure's (pool, thread); `f` returns its own result inside.
+    /// error is the infrastructure's (pool, thread); `f` returns its own result inside. Its
+    /// log lines carry the request's id, and the moves it commits are counted.
     pub async fn db<T, F>(&self, f: F) -> Result<T, WebError>
     where
         T: Send + 'static,
         F: FnOnce(&mut DbConnection) -> T + Send + 'static,
     {
         let pool = self.pool.clone();
+        let metrics = self.metrics.clone();
+        let request = crate::logging::current_request();
         web::block(move || {
-            let mut conn = pool.get().map_err(WebError::internal)?;
-            Ok(f(&mut conn))
+            crate::logging::with_request(request, || {
+                let mut conn = pool.get().map_err(WebError::internal)?;
+                crate::db::take_committed_moves();
+                let value = f(&mut conn);
+                metrics.count_moves(crate::db::take_committed_moves());
+                Ok(value)
+            })
         })
         .await
         .map_err(WebError::internal)?
@@ -125,6 +137,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     .app_data(limits::form_config())
     .app_data(limits::json_config())
     .app_data(limits::payload_config());
+    cfg.configure(ops::routes);
     cfg.configure(assets::routes);
     cfg.configure(api::routes);
     cfg.configure(export::routes);

@@ -289,19 +289,23 @@ fn pgn_download(state: &AppState, viewer: Option<i64>, search: Search, file: &st
     let (tx, rx) = tokio::sync::mpsc::channel::<Result<web::Bytes, std::io::Error>>(4);
     let pool = state.pool.clone();
     let public_url = state.settings.server.public_url.clone();
+    let request = crate::logging::current_request();
     actix_web::rt::task::spawn_blocking(move || {
-        let sent = crate::export::bulk::stream_search_pgn(
-            &pool,
-            viewer,
-            &search,
-            &public_url,
-            |text, _games| tx.blocking_send(Ok(web::Bytes::from(text))).is_ok(),
-        );
-        if let Err(e) = sent {
-            log::error!("a PGN download broke off: {e}");
-            // The answer has begun: breaking the connection tells the reader it is incomplete.
-            let _ = tx.blocking_send(Err(std::io::Error::other(e.to_string())));
-        }
+        crate::logging::with_request(request, || {
+            let sent = crate::export::bulk::stream_search_pgn(
+                &pool,
+                viewer,
+                &search,
+                &public_url,
+                |text, _games| tx.blocking_send(Ok(web::Bytes::from(text))).is_ok(),
+            );
+            if let Err(e) = sent {
+                log::error!("a PGN download broke off: {e}");
+                // The answer has begun: breaking the connection tells the reader it is
+                // incomplete.
+                let _ = tx.blocking_send(Err(std::io::Error::other(e.to_string())));
+            }
+        })
     });
     let body = futures_util::stream::unfold(rx, |mut rx| async move {
         rx.recv().await.map(|chunk| (chunk, rx))
