@@ -4,7 +4,7 @@ use shakmaty::variant::VariantPosition;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{EnPassantMode, KnownOutcome, Move, Outcome, Position};
 
-use crate::minesweeper::Mines;
+use crate::minesweeper::{Arrival, Blasted, Mines, blast};
 use crate::ordering::{MAX_PLY, Ordering, is_tactical};
 use crate::position::{Kind, hash};
 use crate::tt::{Bound, Entry, Table, to_table, usable};
@@ -239,8 +239,10 @@ impl<'a> Searcher<'a> {
     /// full window, later ones in a null window (quiet ones reduced when
     /// `reduce` allows) and searched again when they beat alpha.
     fn search_move(&mut self, node: &Node, m: Move, i: usize, reduce: bool) -> i32 {
-        let cost = self.cost(node.pos, m);
-        let (child, key) = self.child(node.pos, node.key, m);
+        let (child, key, cost) = match self.play(node.pos, Some(node.key), m, node.ply) {
+            Played::Board(child, key, cost) => (child, key, cost),
+            Played::Over(score) => return score,
+        };
         let (alpha, beta, depth, ply) = (node.alpha, node.beta, node.depth - 1, node.ply + 1);
         // The child's window, shifted by what the move itself costs.
         let score_in = |this: &mut Self, depth: i32, low: i32, high: i32| {
@@ -306,16 +308,48 @@ impl<'a> Searcher<'a> {
         (child, child_key)
     }
 
-    /// What a move risks by itself (minesweeper bombs); 0 elsewhere.
-    fn cost(&self, pos: &VariantPosition, m: Move) -> i32 {
-        match (self.mines, m) {
-            (Some(mines), Move::Normal { role, to, .. } | Move::Put { role, to }) => {
-                mines.move_cost(pos.board(), pos.turn(), role, to)
+    /// The position after `m` (played at `ply`), its key when `key` is
+    /// given (0 otherwise), and what the move costs its mover by itself: in
+    /// minesweeper a blast played out, or the expected loss of a step where
+    /// a bomb may lie; 0 elsewhere.
+    pub(super) fn play(
+        &self,
+        pos: &VariantPosition,
+        key: Option<u64>,
+        m: Move,
+        ply: usize,
+    ) -> Played {
+        let (child, child_key) = match key {
+            Some(key) => self.child(pos, key, m),
+            None => {
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                (child, 0)
             }
-            (Some(mines), Move::EnPassant { to, .. }) => {
-                mines.move_cost(pos.board(), pos.turn(), shakmaty::Role::Pawn, to)
+        };
+        let Some((mines, role, to)) = self.mines.zip(landing(m)).map(|(x, (r, t))| (x, r, t))
+        else {
+            return Played::Board(child, child_key, 0);
+        };
+        match mines.arrival(pos.board(), pos.turn(), role, to) {
+            Arrival::Clear => Played::Board(child, child_key, 0),
+            Arrival::Risk(cost) => Played::Board(child, child_key, cost),
+            Arrival::Blast => {
+                let won = MATE - i32::try_from(ply + 1).unwrap_or(0);
+                match blast(&child, to, mines.modest) {
+                    Some(Blasted::Board(next)) => {
+                        let next_key = key.map_or(0, |_| hash(&next));
+                        Played::Board(next, next_key, 0)
+                    }
+                    Some(Blasted::Won) => Played::Over(won),
+                    Some(Blasted::Lost) => Played::Over(-won),
+                    Some(Blasted::Drawn) => Played::Over(0),
+                    None => {
+                        let loss = mines.blast_loss(pos.board(), pos.turn(), role, to);
+                        Played::Board(child, child_key, loss.min(3000))
+                    }
+                }
             }
-            _ => 0,
         }
     }
 
@@ -358,6 +392,24 @@ impl<'a> Searcher<'a> {
             line.push(m);
         }
         line
+    }
+}
+
+/// A move played in the search.
+pub(super) enum Played {
+    /// The position after it, its key, and what the move cost its mover.
+    Board(VariantPosition, u64, i32),
+    /// A blast ended the game: the score for the mover.
+    Over(i32),
+}
+
+/// The piece that arrives somewhere with a move, and where (none for castling,
+/// which stays on the mover's own back rank).
+fn landing(m: Move) -> Option<(shakmaty::Role, shakmaty::Square)> {
+    match m {
+        Move::Normal { role, to, .. } | Move::Put { role, to } => Some((role, to)),
+        Move::EnPassant { to, .. } => Some((shakmaty::Role::Pawn, to)),
+        Move::Castle { .. } => None,
     }
 }
 
