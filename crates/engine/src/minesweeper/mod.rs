@@ -46,8 +46,14 @@ pub(crate) struct Mines {
 pub(crate) enum Arrival {
     /// No bomb that could harm it.
     Clear,
-    /// Perhaps a bomb: the expected loss to the mover, in centipawns.
-    Risk(i32),
+    /// Perhaps a bomb: the expected loss to the mover (`cost`, centipawns)
+    /// and the chance of the blast (`chance`, thousandths).
+    Risk {
+        /// The chance times what the blast would remove.
+        cost: i32,
+        /// The chance of a bomb, in thousandths (1 to 999).
+        chance: i32,
+    },
     /// Surely a bomb: the blast is played out on the board.
     Blast,
 }
@@ -133,9 +139,10 @@ impl Mines {
             }
             match odds.at(to) {
                 0 => Arrival::Clear,
-                chance => Arrival::Risk(
-                    (self.blast_loss(board, mover, role, to) * chance / 1000).min(3000),
-                ),
+                chance => Arrival::Risk {
+                    cost: (self.blast_loss(board, mover, role, to) * chance / 1000).min(3000),
+                    chance,
+                },
             }
         } else if self.own.contains(to) {
             Arrival::Blast
@@ -228,7 +235,8 @@ mod tests {
         let mines = Mines::from_view(&game.player_view(Color::White));
         let board = Board::new();
         // e6 might hold one of Black's bombs: a knight going there risks itself.
-        let Arrival::Risk(risk) = mines.arrival(&board, Color::White, Role::Knight, Square::E6)
+        let Arrival::Risk { cost: risk, .. } =
+            mines.arrival(&board, Color::White, Role::Knight, Square::E6)
         else {
             panic!("no risk counted");
         };
@@ -270,7 +278,7 @@ mod tests {
         assert!(mines.deduced.at(Square::C6) > mines.deduced.at(Square::H8));
         // Read as Easy and Medium read, a6 is only a risk like any other.
         let plain = mines.reading_counts(false);
-        assert!(matches!(pawn_to(&plain, Square::A6), Arrival::Risk(_)));
+        assert!(matches!(pawn_to(&plain, Square::A6), Arrival::Risk { .. }));
         assert_eq!(plain.plain.at(Square::A6), plain.plain.at(Square::H8));
     }
 }

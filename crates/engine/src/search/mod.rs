@@ -239,14 +239,42 @@ impl<'a> Searcher<'a> {
     /// full window, later ones in a null window (quiet ones reduced when
     /// `reduce` allows) and searched again when they beat alpha.
     fn search_move(&mut self, node: &Node, m: Move, i: usize, reduce: bool) -> i32 {
-        let (child, key, cost) = match self.play(node.pos, Some(node.key), m, node.ply) {
-            Played::Board(child, key, cost) => (child, key, cost),
+        let (child, key, mix) = match self.play(node.pos, Some(node.key), m, node.ply, true) {
+            Played::Board(child, key, cost) => (child, key, Mix::cost(cost)),
+            Played::Gamble {
+                calm,
+                key,
+                chance,
+                blasted,
+            } => {
+                let blasted = match blasted {
+                    Aftermath::Board(next, next_key) => -self.negamax(
+                        &next,
+                        next_key,
+                        node.depth - 1,
+                        -INFINITY,
+                        INFINITY,
+                        node.ply + 1,
+                    ),
+                    Aftermath::Over(score) => score,
+                };
+                (
+                    calm,
+                    key,
+                    Mix {
+                        chance,
+                        blasted,
+                        cost: 0,
+                    },
+                )
+            }
             Played::Over(score) => return score,
         };
         let (alpha, beta, depth, ply) = (node.alpha, node.beta, node.depth - 1, node.ply + 1);
-        // The child's window, shifted by what the move itself costs.
+        // The child's window, mapped through what the move itself risks.
         let score_in = |this: &mut Self, depth: i32, low: i32, high: i32| {
-            -this.negamax(&child, key, depth, -high - cost, -low - cost, ply) - cost
+            let (low, high) = mix.window(low, high);
+            mix.value(-this.negamax(&child, key, depth, -high, -low, ply))
         };
         if i == 0 {
             return score_in(self, depth, alpha, beta);
@@ -309,15 +337,16 @@ impl<'a> Searcher<'a> {
     }
 
     /// The position after `m` (played at `ply`), its key when `key` is
-    /// given (0 otherwise), and what the move costs its mover by itself: in
-    /// minesweeper a blast played out, or the expected loss of a step where
-    /// a bomb may lie; 0 elsewhere.
+    /// given (0 otherwise), and what the move risks by itself: in
+    /// minesweeper a blast played out; a step where a bomb may lie either
+    /// both ways (when `gamble`) or as its expected loss. Elsewhere nothing.
     pub(super) fn play(
         &self,
         pos: &VariantPosition,
         key: Option<u64>,
         m: Move,
         ply: usize,
+        gamble: bool,
     ) -> Played {
         let (child, child_key) = match key {
             Some(key) => self.child(pos, key, m),
@@ -331,25 +360,37 @@ impl<'a> Searcher<'a> {
         else {
             return Played::Board(child, child_key, 0);
         };
+        let blasted = |child: &VariantPosition| -> Option<Aftermath> {
+            let won = MATE - i32::try_from(ply + 1).unwrap_or(0);
+            Some(match blast(child, to, mines.modest)? {
+                Blasted::Board(next) => {
+                    let next_key = key.map_or(0, |_| hash(&next));
+                    Aftermath::Board(next, next_key)
+                }
+                Blasted::Won => Aftermath::Over(won),
+                Blasted::Lost => Aftermath::Over(-won),
+                Blasted::Drawn => Aftermath::Over(0),
+            })
+        };
         match mines.arrival(pos.board(), pos.turn(), role, to) {
             Arrival::Clear => Played::Board(child, child_key, 0),
-            Arrival::Risk(cost) => Played::Board(child, child_key, cost),
-            Arrival::Blast => {
-                let won = MATE - i32::try_from(ply + 1).unwrap_or(0);
-                match blast(&child, to, mines.modest) {
-                    Some(Blasted::Board(next)) => {
-                        let next_key = key.map_or(0, |_| hash(&next));
-                        Played::Board(next, next_key, 0)
-                    }
-                    Some(Blasted::Won) => Played::Over(won),
-                    Some(Blasted::Lost) => Played::Over(-won),
-                    Some(Blasted::Drawn) => Played::Over(0),
-                    None => {
-                        let loss = mines.blast_loss(pos.board(), pos.turn(), role, to);
-                        Played::Board(child, child_key, loss.min(3000))
-                    }
+            Arrival::Risk { cost, chance } => match blasted(&child).filter(|_| gamble) {
+                Some(blasted) => Played::Gamble {
+                    calm: child,
+                    key: child_key,
+                    chance,
+                    blasted,
+                },
+                None => Played::Board(child, child_key, cost),
+            },
+            Arrival::Blast => match blasted(&child) {
+                Some(Aftermath::Board(next, next_key)) => Played::Board(next, next_key, 0),
+                Some(Aftermath::Over(score)) => Played::Over(score),
+                None => {
+                    let loss = mines.blast_loss(pos.board(), pos.turn(), role, to);
+                    Played::Board(child, child_key, loss.min(3000))
                 }
-            }
+            },
         }
     }
 
@@ -399,8 +440,72 @@ impl<'a> Searcher<'a> {
 pub(super) enum Played {
     /// The position after it, its key, and what the move cost its mover.
     Board(VariantPosition, u64, i32),
+    /// A step where a bomb may lie, both ways: the position if none
+    /// (`calm`, `key`), the chance of one in thousandths, and the blast.
+    Gamble {
+        calm: VariantPosition,
+        key: u64,
+        chance: i32,
+        blasted: Aftermath,
+    },
     /// A blast ended the game: the score for the mover.
     Over(i32),
+}
+
+/// What a blast leaves: a board (and its key) or a finished game (the
+/// score for the mover).
+pub(super) enum Aftermath {
+    Board(VariantPosition, u64),
+    Over(i32),
+}
+
+/// How a move's score follows from its child's: less a fixed cost, or mixed
+/// with the score of a blast by its chance.
+#[derive(Clone, Copy)]
+struct Mix {
+    /// The chance of the blast, in thousandths (0: none).
+    chance: i32,
+    /// The score for the mover if the blast happens.
+    blasted: i32,
+    /// What the move costs whatever happens.
+    cost: i32,
+}
+
+impl Mix {
+    fn cost(cost: i32) -> Mix {
+        Mix {
+            chance: 0,
+            blasted: 0,
+            cost,
+        }
+    }
+
+    /// The move's score when the calm child scores `calm` for the mover.
+    fn value(self, calm: i32) -> i32 {
+        let (c, calm, blasted) = (
+            i64::from(self.chance),
+            i64::from(calm),
+            i64::from(self.blasted),
+        );
+        let mixed = ((1000 - c) * calm + c * blasted).div_euclid(1000);
+        i32::try_from(mixed).unwrap_or(0) - self.cost
+    }
+
+    /// The window for the calm child's score that gives the move's score
+    /// the window (`low`, `high`).
+    fn window(self, low: i32, high: i32) -> (i32, i32) {
+        if self.chance == 0 {
+            return (low + self.cost, high + self.cost);
+        }
+        let back = |v: i32, up: bool| {
+            let c = i64::from(self.chance);
+            let top = (i64::from(v) + i64::from(self.cost)) * 1000 - c * i64::from(self.blasted);
+            let q = top.div_euclid(1000 - c) + i64::from(up && top.rem_euclid(1000 - c) != 0);
+            i32::try_from(q.clamp(-i64::from(INFINITY), i64::from(INFINITY))).unwrap_or(0)
+        };
+        let (low, high) = (back(low, false), back(high, true));
+        (low, high.max(low + 1))
+    }
 }
 
 /// The piece that arrives somewhere with a move, and where (none for castling,

@@ -57,11 +57,12 @@ impl Searcher<'_> {
             .collect();
         candidates.sort_by_key(|c| std::cmp::Reverse(c.0));
         for (_, m) in candidates {
-            let score = match self.play(pos, None, m, ply) {
+            let score = match self.play(pos, None, m, ply, false) {
                 Played::Board(child, _, cost) => {
                     -self.quiesce(&child, -beta - cost, -alpha - cost, ply + 1, qply + 1) - cost
                 }
                 Played::Over(score) => score,
+                Played::Gamble { .. } => unreachable!("no gamble without asking"),
             };
             if self.stopped {
                 return 0;
@@ -88,11 +89,12 @@ impl Searcher<'_> {
             .map(|m| {
                 self.stopped = false;
                 self.budget.nodes = self.nodes + 64;
-                let score = match self.play(root, None, m, 0) {
+                let score = match self.play(root, None, m, 0, false) {
                     Played::Board(child, _, cost) => {
                         -self.quiesce(&child, -INFINITY, INFINITY, 1, QUIESCENCE_PLIES - 3) - cost
                     }
                     Played::Over(score) => score,
+                    Played::Gamble { .. } => unreachable!("no gamble without asking"),
                 };
                 (m, score)
             })
