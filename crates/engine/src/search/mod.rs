@@ -1,15 +1,17 @@
 //! The search: iterative deepening over negamax alpha-beta with principal-variation windows, late-move reductions, a transposition table and quiescence.
 
 use shakmaty::variant::VariantPosition;
-use shakmaty::zobrist::Zobrist64;
-use shakmaty::{EnPassantMode, KnownOutcome, Move, Outcome, Position};
+use shakmaty::{KnownOutcome, Move, Outcome, Position};
 
-use crate::minesweeper::{Arrival, Blasted, Mines, blast};
+use crate::minesweeper::Mines;
 use crate::ordering::{MAX_PLY, Ordering, is_tactical};
 use crate::position::{Kind, hash};
 use crate::tt::{Bound, Entry, Table, to_table, usable};
 
+mod play;
 mod quiesce;
+
+use play::{Aftermath, Mix, Played};
 
 /// The score of a mate on the board (less the plies to reach it).
 pub(crate) const MATE: i32 = 30_000;
@@ -258,15 +260,7 @@ impl<'a> Searcher<'a> {
                     ),
                     Aftermath::Over(score) => score,
                 };
-                (
-                    calm,
-                    key,
-                    Mix {
-                        chance,
-                        blasted,
-                        cost: 0,
-                    },
-                )
+                (calm, key, Mix::gamble(chance, blasted))
             }
             Played::Over(score) => return score,
         };
@@ -327,73 +321,6 @@ impl<'a> Searcher<'a> {
         !matches!(self.kind, Kind::Antichess | Kind::RacingKings)
     }
 
-    fn child(&self, pos: &VariantPosition, key: u64, m: Move) -> (VariantPosition, u64) {
-        let incremental =
-            pos.update_zobrist_hash::<Zobrist64>(Zobrist64(key), m, EnPassantMode::Legal);
-        let mut child = pos.clone();
-        child.play_unchecked(m);
-        let child_key = incremental.map_or_else(|| hash(&child), |z| z.0);
-        (child, child_key)
-    }
-
-    /// The position after `m` (played at `ply`), its key when `key` is
-    /// given (0 otherwise), and what the move risks by itself: in
-    /// minesweeper a blast played out; a step where a bomb may lie either
-    /// both ways (when `gamble`) or as its expected loss. Elsewhere nothing.
-    pub(super) fn play(
-        &self,
-        pos: &VariantPosition,
-        key: Option<u64>,
-        m: Move,
-        ply: usize,
-        gamble: bool,
-    ) -> Played {
-        let (child, child_key) = match key {
-            Some(key) => self.child(pos, key, m),
-            None => {
-                let mut child = pos.clone();
-                child.play_unchecked(m);
-                (child, 0)
-            }
-        };
-        let Some((mines, role, to)) = self.mines.zip(landing(m)).map(|(x, (r, t))| (x, r, t))
-        else {
-            return Played::Board(child, child_key, 0);
-        };
-        let blasted = |child: &VariantPosition| -> Option<Aftermath> {
-            let won = MATE - i32::try_from(ply + 1).unwrap_or(0);
-            Some(match blast(child, to, mines.modest)? {
-                Blasted::Board(next) => {
-                    let next_key = key.map_or(0, |_| hash(&next));
-                    Aftermath::Board(next, next_key)
-                }
-                Blasted::Won => Aftermath::Over(won),
-                Blasted::Lost => Aftermath::Over(-won),
-                Blasted::Drawn => Aftermath::Over(0),
-            })
-        };
-        match mines.arrival(pos.board(), pos.turn(), role, to) {
-            Arrival::Clear => Played::Board(child, child_key, 0),
-            Arrival::Risk { cost, chance } => match blasted(&child).filter(|_| gamble) {
-                Some(blasted) => Played::Gamble {
-                    calm: child,
-                    key: child_key,
-                    chance,
-                    blasted,
-                },
-                None => Played::Board(child, child_key, cost),
-            },
-            Arrival::Blast => match blasted(&child) {
-                Some(Aftermath::Board(next, next_key)) => Played::Board(next, next_key, 0),
-                Some(Aftermath::Over(score)) => Played::Over(score),
-                None => {
-                    let loss = mines.blast_loss(pos.board(), pos.turn(), role, to);
-                    Played::Board(child, child_key, loss.min(3000))
-                }
-            },
-        }
-    }
-
     fn out_of_budget(&mut self) -> bool {
         if self.stopped {
             return true;
@@ -433,88 +360,6 @@ impl<'a> Searcher<'a> {
             line.push(m);
         }
         line
-    }
-}
-
-/// A move played in the search.
-pub(super) enum Played {
-    /// The position after it, its key, and what the move cost its mover.
-    Board(VariantPosition, u64, i32),
-    /// A step where a bomb may lie, both ways: the position if none
-    /// (`calm`, `key`), the chance of one in thousandths, and the blast.
-    Gamble {
-        calm: VariantPosition,
-        key: u64,
-        chance: i32,
-        blasted: Aftermath,
-    },
-    /// A blast ended the game: the score for the mover.
-    Over(i32),
-}
-
-/// What a blast leaves: a board (and its key) or a finished game (the
-/// score for the mover).
-pub(super) enum Aftermath {
-    Board(VariantPosition, u64),
-    Over(i32),
-}
-
-/// How a move's score follows from its child's: less a fixed cost, or mixed
-/// with the score of a blast by its chance.
-#[derive(Clone, Copy)]
-struct Mix {
-    /// The chance of the blast, in thousandths (0: none).
-    chance: i32,
-    /// The score for the mover if the blast happens.
-    blasted: i32,
-    /// What the move costs whatever happens.
-    cost: i32,
-}
-
-impl Mix {
-    fn cost(cost: i32) -> Mix {
-        Mix {
-            chance: 0,
-            blasted: 0,
-            cost,
-        }
-    }
-
-    /// The move's score when the calm child scores `calm` for the mover.
-    fn value(self, calm: i32) -> i32 {
-        let (c, calm, blasted) = (
-            i64::from(self.chance),
-            i64::from(calm),
-            i64::from(self.blasted),
-        );
-        let mixed = ((1000 - c) * calm + c * blasted).div_euclid(1000);
-        i32::try_from(mixed).unwrap_or(0) - self.cost
-    }
-
-    /// The window for the calm child's score that gives the move's score
-    /// the window (`low`, `high`).
-    fn window(self, low: i32, high: i32) -> (i32, i32) {
-        if self.chance == 0 {
-            return (low + self.cost, high + self.cost);
-        }
-        let back = |v: i32, up: bool| {
-            let c = i64::from(self.chance);
-            let top = (i64::from(v) + i64::from(self.cost)) * 1000 - c * i64::from(self.blasted);
-            let q = top.div_euclid(1000 - c) + i64::from(up && top.rem_euclid(1000 - c) != 0);
-            i32::try_from(q.clamp(-i64::from(INFINITY), i64::from(INFINITY))).unwrap_or(0)
-        };
-        let (low, high) = (back(low, false), back(high, true));
-        (low, high.max(low + 1))
-    }
-}
-
-/// The piece that arrives somewhere with a move, and where (none for castling,
-/// which stays on the mover's own back rank).
-fn landing(m: Move) -> Option<(shakmaty::Role, shakmaty::Square)> {
-    match m {
-        Move::Normal { role, to, .. } | Move::Put { role, to } => Some((role, to)),
-        Move::EnPassant { to, .. } => Some((shakmaty::Role::Pawn, to)),
-        Move::Castle { .. } => None,
     }
 }
 
