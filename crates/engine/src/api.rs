@@ -143,12 +143,11 @@ pub fn best_move(
             .min(level.max_depth()),
         stop: limits.stop,
     };
-    let mut searcher = Searcher::new(
-        position.kind,
-        position.mines.as_ref(),
-        &position.history,
-        budget,
-    );
+    let mines = position
+        .mines
+        .as_ref()
+        .map(|m| m.reading_counts(level.reads_counts()));
+    let mut searcher = Searcher::new(position.kind, mines.as_ref(), &position.history, budget);
     let found = searcher.run(pos).ok_or(EngineError::GameOver)?;
     let mut rng = Rng::new(seed ^ position_salt(position));
     if level.errs(&mut rng) {

@@ -48,6 +48,13 @@ impl Level {
         }
     }
 
+    /// Whether the level reads every minesweeper count to locate the bombs
+    /// (Hard); the others read only the counts of zero and take the other
+    /// unknown squares as equally likely to hold one.
+    pub(crate) fn reads_counts(self) -> bool {
+        self == Level::Hard
+    }
+
     /// How often (per thousand moves) the level errs on purpose, and how
     /// much worse (centipawns, at most) the move it then picks may be.
     fn error(self) -> (u32, i32) {

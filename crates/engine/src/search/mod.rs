@@ -1,15 +1,17 @@
 //! The search: iterative deepening over negamax alpha-beta with principal-variation windows, late-move reductions, a transposition table and quiescence.
 
 use shakmaty::variant::VariantPosition;
-use shakmaty::zobrist::Zobrist64;
-use shakmaty::{EnPassantMode, KnownOutcome, Move, Outcome, Position};
+use shakmaty::{KnownOutcome, Move, Outcome, Position};
 
 use crate::minesweeper::Mines;
 use crate::ordering::{MAX_PLY, Ordering, is_tactical};
 use crate::position::{Kind, hash};
 use crate::tt::{Bound, Entry, Table, to_table, usable};
 
+mod play;
 mod quiesce;
+
+use play::{Aftermath, Mix, Played};
 
 /// The score of a mate on the board (less the plies to reach it).
 pub(crate) const MATE: i32 = 30_000;
@@ -239,12 +241,34 @@ impl<'a> Searcher<'a> {
     /// full window, later ones in a null window (quiet ones reduced when
     /// `reduce` allows) and searched again when they beat alpha.
     fn search_move(&mut self, node: &Node, m: Move, i: usize, reduce: bool) -> i32 {
-        let cost = self.cost(node.pos, m);
-        let (child, key) = self.child(node.pos, node.key, m);
+        let (child, key, mix) = match self.play(node.pos, Some(node.key), m, node.ply, true) {
+            Played::Board(child, key, cost) => (child, key, Mix::cost(cost)),
+            Played::Gamble {
+                calm,
+                key,
+                chance,
+                blasted,
+            } => {
+                let blasted = match blasted {
+                    Aftermath::Board(next, next_key) => -self.negamax(
+                        &next,
+                        next_key,
+                        node.depth - 1,
+                        -INFINITY,
+                        INFINITY,
+                        node.ply + 1,
+                    ),
+                    Aftermath::Over(score) => score,
+                };
+                (calm, key, Mix::gamble(chance, blasted))
+            }
+            Played::Over(score) => return score,
+        };
         let (alpha, beta, depth, ply) = (node.alpha, node.beta, node.depth - 1, node.ply + 1);
-        // The child's window, shifted by what the move itself costs.
+        // The child's window, mapped through what the move itself risks.
         let score_in = |this: &mut Self, depth: i32, low: i32, high: i32| {
-            -this.negamax(&child, key, depth, -high - cost, -low - cost, ply) - cost
+            let (low, high) = mix.window(low, high);
+            mix.value(-this.negamax(&child, key, depth, -high, -low, ply))
         };
         if i == 0 {
             return score_in(self, depth, alpha, beta);
@@ -295,28 +319,6 @@ impl<'a> Searcher<'a> {
     /// kings have no checks to answer; the rules forbid them in racing kings).
     fn checks_matter(&self) -> bool {
         !matches!(self.kind, Kind::Antichess | Kind::RacingKings)
-    }
-
-    fn child(&self, pos: &VariantPosition, key: u64, m: Move) -> (VariantPosition, u64) {
-        let incremental =
-            pos.update_zobrist_hash::<Zobrist64>(Zobrist64(key), m, EnPassantMode::Legal);
-        let mut child = pos.clone();
-        child.play_unchecked(m);
-        let child_key = incremental.map_or_else(|| hash(&child), |z| z.0);
-        (child, child_key)
-    }
-
-    /// What a move risks by itself (minesweeper bombs); 0 elsewhere.
-    fn cost(&self, pos: &VariantPosition, m: Move) -> i32 {
-        match (self.mines, m) {
-            (Some(mines), Move::Normal { role, to, .. } | Move::Put { role, to }) => {
-                mines.move_cost(pos.board(), pos.turn(), role, to)
-            }
-            (Some(mines), Move::EnPassant { to, .. }) => {
-                mines.move_cost(pos.board(), pos.turn(), shakmaty::Role::Pawn, to)
-            }
-            _ => 0,
-        }
     }
 
     fn out_of_budget(&mut self) -> bool {

@@ -3,7 +3,7 @@
 use shakmaty::variant::VariantPosition;
 use shakmaty::{Move, Position};
 
-use super::{INFINITY, Searcher, outcome_score};
+use super::{INFINITY, Played, Searcher, outcome_score};
 use crate::eval::evaluate;
 use crate::ordering::{MAX_PLY, is_tactical, tactical_gain};
 use crate::position::Kind;
@@ -57,11 +57,13 @@ impl Searcher<'_> {
             .collect();
         candidates.sort_by_key(|c| std::cmp::Reverse(c.0));
         for (_, m) in candidates {
-            let cost = self.cost(pos, m);
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            let score =
-                -self.quiesce(&child, -beta - cost, -alpha - cost, ply + 1, qply + 1) - cost;
+            let score = match self.play(pos, None, m, ply, false) {
+                Played::Board(child, _, cost) => {
+                    -self.quiesce(&child, -beta - cost, -alpha - cost, ply + 1, qply + 1) - cost
+                }
+                Played::Over(score) => score,
+                Played::Gamble { .. } => unreachable!("no gamble without asking"),
+            };
             if self.stopped {
                 return 0;
             }
@@ -87,11 +89,13 @@ impl Searcher<'_> {
             .map(|m| {
                 self.stopped = false;
                 self.budget.nodes = self.nodes + 64;
-                let cost = self.cost(root, m);
-                let mut child = root.clone();
-                child.play_unchecked(m);
-                let score =
-                    -self.quiesce(&child, -INFINITY, INFINITY, 1, QUIESCENCE_PLIES - 3) - cost;
+                let score = match self.play(root, None, m, 0, false) {
+                    Played::Board(child, _, cost) => {
+                        -self.quiesce(&child, -INFINITY, INFINITY, 1, QUIESCENCE_PLIES - 3) - cost
+                    }
+                    Played::Over(score) => score,
+                    Played::Gamble { .. } => unreachable!("no gamble without asking"),
+                };
                 (m, score)
             })
             .collect()
