@@ -6,18 +6,19 @@
 mod common;
 
 use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::process::{Child, Command, Stdio};
+use std::net::TcpStream;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
+use common::server::ServerProcess;
 use common::{Backend, fresh_postgres_database, postgres_url};
 use serde_json::{Value, json};
 
-/// A `slowfuse serve` process on its own database and port; killed (by its PID) when dropped.
+/// A `slowfuse serve` process on its own database and port, without the worker; killed
+/// when dropped.
 struct Server {
-    child: Child,
+    process: ServerProcess,
     base: String,
     port: u16,
     _dir: tempfile::TempDir,
@@ -32,62 +33,23 @@ impl Server {
             Backend::Sqlite => format!("sqlite://{}", dir.path().join("test.db").display()),
             Backend::Postgres => fresh_postgres_database(&postgres_url()?),
         };
-        let port = TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
-        let log = std::fs::File::create(dir.path().join("server.log")).expect("log file");
-        let child = Command::new(env!("CARGO_BIN_EXE_slowfuse"))
-            .arg("--config-dir")
-            .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/config"))
-            .arg("serve")
-            .env("DATABASE_URL", &database_url)
-            .env("SLOWFUSE__SERVER__BIND", format!("127.0.0.1:{port}"))
-            .env("SLOWFUSE__SERVER__DATA_DIR", dir.path())
-            .env("SLOWFUSE__SERVER__WORKERS", "2")
-            .env("SLOWFUSE__WORKER__ENABLED", "false")
-            .env("RUST_LOG", "warn")
-            .envs(settings.iter().copied())
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .expect("start slowfuse serve");
-        let server = Server {
-            child,
-            base: format!("http://127.0.0.1:{port}"),
-            port,
+        let mut all = vec![
+            ("SLOWFUSE__SERVER__WORKERS", "2"),
+            ("SLOWFUSE__WORKER__ENABLED", "false"),
+        ];
+        all.extend_from_slice(settings);
+        let process = ServerProcess::start(&database_url, dir.path(), None, &all);
+        Some(Server {
+            base: process.base(),
+            port: process.port,
+            process,
             _dir: dir,
-        };
-        let started = Instant::now();
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                started.elapsed() < Duration::from_secs(60),
-                "the server did not start"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        Some(server)
+        })
     }
 
     /// A line of `/proc/PID/status` in kB (`VmRSS`: memory now; `VmHWM`: the peak so far).
     fn memory_kb(&self, field: &str) -> u64 {
-        memory_kb(self.child.id(), field)
-    }
-}
-
-fn memory_kb(pid: u32, field: &str) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("proc status");
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix(&format!("{field}:")))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or_else(|| panic!("{field} in /proc/{pid}/status"))
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.process.memory_kb(field)
     }
 }
 

@@ -1,6 +1,7 @@
 //! The `slowfuse` binary run as its own process, as an operator runs it: for the tests that
 //! kill it, stop it or run several of it. Settings come as `SLOWFUSE__SECTION__KEY` pairs.
 
+use std::ffi::OsStr;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -18,11 +19,11 @@ pub struct ServerProcess {
 impl ServerProcess {
     /// Starts the server on `database_url` with its data in `data_dir`, listening on `port`
     /// (a free one when `None`) with `settings` applied last, and waits until it answers.
-    pub fn start(
+    pub fn start<K: AsRef<OsStr>, V: AsRef<OsStr>>(
         database_url: &str,
         data_dir: &std::path::Path,
         port: Option<u16>,
-        settings: &[(&str, String)],
+        settings: &[(K, V)],
     ) -> ServerProcess {
         let port = port.unwrap_or_else(free_port);
         let log = data_dir.join(format!("server-{port}-{}.log", now_millis()));
@@ -94,6 +95,22 @@ impl ServerProcess {
         assert!(sent.success(), "kill -TERM failed");
         let status = self.child.wait().expect("reap the server");
         (status, started.elapsed())
+    }
+
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// A line of `/proc/PID/status` in kB (`VmRSS`: memory now; `VmHWM`: the peak so far).
+    pub fn memory_kb(&self, field: &str) -> u64 {
+        let pid = self.pid();
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("proc status");
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{field}:")))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap_or_else(|| panic!("{field} in /proc/{pid}/status"))
     }
 
     /// What the server logged so far.
