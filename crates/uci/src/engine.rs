@@ -95,6 +95,12 @@ impl UciEngine {
         Ok(engine)
     }
 
+    /// Sets how long each later [`UciEngine::analyse`] may take, from `isready` to `bestmove`
+    /// (the start had `config.timeout`).
+    pub fn set_timeout(&mut self, timeout: Duration) {
+        self.timeout = timeout;
+    }
+
     /// The engine's name (its `id name`, or the program's file name when it gave none).
     pub fn name(&self) -> &str {
         &self.name

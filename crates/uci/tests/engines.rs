@@ -218,9 +218,10 @@ fn a_search_past_its_time_is_stopped_and_the_engine_goes_on() {
     let Some(path) = engine("stockfish") else {
         return;
     };
-    let mut config = config(&path, 1_000_000_000_000);
-    config.timeout = Duration::from_millis(800);
-    let mut stockfish = UciEngine::start(&config).unwrap();
+    // Started with the usual time (a loaded machine may take a while to start an engine),
+    // then given 800 ms a search.
+    let mut stockfish = UciEngine::start(&config(&path, 1_000_000_000_000)).unwrap();
+    stockfish.set_timeout(Duration::from_millis(800));
     let began = Instant::now();
     let error = stockfish.analyse("chess", None, &[], false).unwrap_err();
     assert!(matches!(error, UciError::Timeout), "{error}");
