@@ -131,10 +131,18 @@ pub fn render(status: StatusCode, page: &impl Template) -> Result<HttpResponse, 
 }
 
 /// `next` if it is a path on this site (a redirect target from a form or the address), else
-/// `fallback`: never another host.
+/// `fallback`: never another host. Browsers drop tabs and line breaks from an address and read
+/// `\` as `/`, so `/\t/evil.example` would lead to `//evil.example`: a path with a control
+/// character, white space or a backslash is not taken.
 fn local_path(next: Option<&str>, fallback: &str) -> String {
     match next {
-        Some(n) if n.starts_with('/') && !n.starts_with("//") && !n.contains('\\') => n.to_string(),
+        Some(n)
+            if n.starts_with('/')
+                && !n.starts_with("//")
+                && !n.contains(|c: char| c == '\\' || c.is_control() || c.is_whitespace()) =>
+        {
+            n.to_string()
+        }
         _ => fallback.to_string(),
     }
 }
@@ -181,4 +189,30 @@ pub fn game_form_sender(
     };
     check_csrf(session, csrf)?;
     Ok(Ok((id, me)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::local_path;
+
+    #[test]
+    fn a_redirect_target_stays_on_the_site() {
+        for ok in ["/", "/games/7?ply=3", "/search?player=alice&page=2"] {
+            assert_eq!(local_path(Some(ok), "/"), ok);
+        }
+        for other in [
+            "//evil.example",
+            "/\\evil.example",
+            "/\t/evil.example",
+            "/\n/evil.example",
+            "/\r/evil.example",
+            "/ /evil.example",
+            "https://evil.example",
+            "javascript:alert(1)",
+            "",
+        ] {
+            assert_eq!(local_path(Some(other), "/"), "/", "{other:?}");
+        }
+        assert_eq!(local_path(None, "/games"), "/games");
+    }
 }
