@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use common::server::ServerProcess;
 use common::smtp::{PUBLIC_URL, SmtpSink};
-use common::{Api, Backend, fresh_postgres_database, postgres_url};
+use common::{Api, Backend, fresh_postgres_database, postgres_url, random_line};
 use serde_json::{Value, json};
 use slowfuse_rules::{Game, Variant};
 
@@ -138,31 +138,6 @@ impl World {
     }
 }
 
-/// A legal standard-chess line of `PLIES` moves in UCI, from a seeded walk that never ends
-/// the game.
-fn line(seed: u64) -> Vec<String> {
-    let mut state = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    let mut game = Game::new(Variant::Standard);
-    let mut ucis = Vec::new();
-    while ucis.len() < PLIES {
-        let moves = game.legal_moves();
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let start = usize::try_from(state >> 33).unwrap() % moves.len();
-        // The first move from a random start that leaves the game going.
-        let next = (0..moves.len())
-            .map(|i| &moves[(start + i) % moves.len()])
-            .find_map(|m| game.play(&m.uci).ok().filter(|g| !g.is_over()))
-            .expect("a move that does not end the game");
-        ucis.push(next.moves().last().unwrap().uci.clone());
-        game = next;
-    }
-    ucis
-}
-
 /// One game of the load: its players, its line, and whether Black answers by conditional
 /// lines (then only White sends moves).
 struct Played {
@@ -187,7 +162,7 @@ fn set_up(world: &World, api: &Api) -> Vec<Played> {
             id,
             white,
             black,
-            line: line(g as u64 + 1),
+            line: random_line(g as u64 + 1, PLIES),
             conditional: g % 2 == 1,
         });
     }
@@ -404,7 +379,7 @@ fn sigkill_in_the_middle_of_moves_replies_and_mail_loses_nothing(backend: Backen
 fn long_import() -> String {
     let mut pgn = String::new();
     for g in 0..1500u64 {
-        let ucis = line(1000 + g);
+        let ucis = random_line(1000 + g, PLIES);
         let mut game = Game::new(Variant::Standard);
         let mut text = String::new();
         for (i, uci) in ucis.iter().enumerate() {

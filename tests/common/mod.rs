@@ -513,3 +513,29 @@ macro_rules! on_both_databases_at_t0 {
         $crate::on_both_databases_at_t0!(sqlite, postgres: $($name),*);
     };
 }
+
+/// A legal standard-chess line of `plies` moves in UCI, from a seeded walk that never ends
+/// the game.
+pub fn random_line(seed: u64, plies: usize) -> Vec<String> {
+    use slowfuse_rules::{Game, Variant};
+    let mut state = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    let mut game = Game::new(Variant::Standard);
+    let mut ucis = Vec::new();
+    while ucis.len() < plies {
+        let moves = game.legal_moves();
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let start = usize::try_from(state >> 33).unwrap() % moves.len();
+        // The first move from a random start that leaves the game going.
+        let next = (0..moves.len())
+            .map(|i| &moves[(start + i) % moves.len()])
+            .find_map(|m| game.play(&m.uci).ok().filter(|g| !g.is_over()))
+            .expect("a move that does not end the game");
+        ucis.push(next.moves().last().unwrap().uci.clone());
+        game = next;
+    }
+    ucis
+}
