@@ -303,4 +303,105 @@ fn hostile_json_bodies_never_fail_the_server(app: &TestApp) {
     assert_eq!(status, 200);
 }
 
-on_both_databases!(hostile_json_bodies_never_fail_the_server);
+/// A NUL character, which PostgreSQL's text cannot hold, in every text a player sends: a clear
+/// refusal or the text kept without it, never a server failure.
+fn a_nul_character_in_any_text_is_never_a_server_failure(app: &TestApp) {
+    let world = world(app);
+    let game = world.running;
+    let nul = "before\u{0}after";
+    let sends = [
+        (
+            "POST",
+            format!("/api/v1/games/{game}/moves"),
+            json!({"move": "Nf3", "ply": 2, "comment": nul}),
+        ),
+        (
+            "POST",
+            format!("/api/v1/games/{game}/actions"),
+            json!({"action": "comment", "message": nul}),
+        ),
+        (
+            "POST",
+            format!("/api/v1/games/{game}/actions"),
+            json!({"action": "kibitz", "message": nul}),
+        ),
+        (
+            "PUT",
+            format!("/api/v1/games/{game}/notes"),
+            json!({"text": nul, "notes": nul}),
+        ),
+        ("PUT", format!("/api/v1/games/{game}/tags/a%00b"), json!({})),
+        (
+            "PUT",
+            format!("/api/v1/games/{game}/conditional"),
+            json!({"lines": nul, "ply": 2}),
+        ),
+        (
+            "POST",
+            "/api/v1/challenges".to_string(),
+            json!({"variant": nul, "color": "white", "days_per_move": 3, "opponent": nul}),
+        ),
+        (
+            "POST",
+            "/api/v1/accounts".to_string(),
+            json!({"username": nul, "email": nul, "password": nul}),
+        ),
+        (
+            "POST",
+            "/api/v1/tokens".to_string(),
+            json!({"username": nul, "password": nul}),
+        ),
+        (
+            "POST",
+            "/api/v1/me/leave".to_string(),
+            json!({"start": nul, "end": nul}),
+        ),
+        (
+            "PUT",
+            "/api/v1/me/preferences".to_string(),
+            json!({"theme": nul}),
+        ),
+        (
+            "PUT",
+            "/api/v1/me/notifications".to_string(),
+            json!({"your_turn": nul}),
+        ),
+        (
+            "PUT",
+            format!("/api/v1/games/{game}/analysis"),
+            json!({"tree": nul, "comment": nul}),
+        ),
+    ];
+    for (method, path, body) in sends {
+        let r = app.post_method(method, &path, Some(&world.white), body.clone());
+        assert!(
+            r.status < 500,
+            "{method} {path} {body}: {} {}",
+            r.status,
+            r.body
+        );
+        assert!(
+            r.status < 400 || r.body["error"].as_str().is_some_and(|m| !m.is_empty()),
+            "{method} {path} {body}: a refusal says why: {}",
+            r.body
+        );
+    }
+    for query in [
+        "player=a%00b",
+        "variant=a%00b",
+        "opponent=%00",
+        "position=%00",
+    ] {
+        let r = app.get(&format!("/api/v1/search?{query}"), Some(&world.white));
+        assert!(r.status < 500, "search {query}: {} {}", r.status, r.body);
+        let (status, page) = app.get_text(&format!("/search?{query}"));
+        assert!(status < 500, "search page {query}: {status} {page}");
+    }
+    let (status, page) = app.get_text("/users/a%00b");
+    assert!(status < 500, "profile: {status} {page}");
+}
+
+on_both_databases!(
+    hostile_json_bodies_never_fail_the_server,
+    a_nul_character_in_any_text_is_never_a_server_failure
+);

@@ -87,9 +87,36 @@ pub enum WebError {
 
 impl WebError {
     /// The server's failure: 500 with a plain message; `cause` is logged when it is rendered.
+    /// Text the database would not store is the sender's bad input instead (400).
     pub fn internal(cause: impl Into<Cause>) -> WebError {
-        WebError::Internal(cause.into())
+        let cause = cause.into();
+        if is_unstorable_text(cause.as_ref()) {
+            return WebError::BadRequest(UNSTORABLE_TEXT.to_string());
+        }
+        WebError::Internal(cause)
     }
+}
+
+/// What a sender reads when their text holds a NUL character.
+const UNSTORABLE_TEXT: &str =
+    "the text holds a NUL character (\\0), which cannot be stored or looked up: leave it out";
+
+/// Whether a failure is PostgreSQL refusing a NUL character in text (its text type cannot hold
+/// one, as a value to store or to look up). The statement failed and its transaction was
+/// rolled back: nothing changed, and the fault is the input's, whatever field it came in.
+/// Read from the message, as PostgreSQL words it (`invalid byte sequence for encoding "UTF8":
+/// 0x00`): use-case errors pass database errors on transparently, so the message is what every
+/// layer shows.
+fn is_unstorable_text(cause: &(dyn Error + 'static)) -> bool {
+    let mut next = Some(cause);
+    while let Some(e) = next {
+        let text = e.to_string();
+        if text.contains("invalid byte sequence") && text.contains("0x00") {
+            return true;
+        }
+        next = e.source();
+    }
+    false
 }
 
 impl From<diesel::result::Error> for WebError {
@@ -179,11 +206,16 @@ impl ApiError {
     }
 
     /// The server's failure: 500 with a plain message; `cause` is logged when it is rendered.
+    /// Text the database would not store is the client's bad input instead (422).
     pub fn internal(cause: impl Into<Cause>) -> ApiError {
+        let cause = cause.into();
+        if is_unstorable_text(cause.as_ref()) {
+            return ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, UNSTORABLE_TEXT);
+        }
         ApiError {
             status: StatusCode::INTERNAL_SERVER_ERROR,
             message: INTERNAL_MESSAGE.to_string(),
-            cause: Some(cause.into()),
+            cause: Some(cause),
         }
     }
 }
