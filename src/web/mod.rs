@@ -19,6 +19,7 @@ pub mod pages;
 pub mod plies;
 pub mod route_table;
 pub mod session;
+pub mod session_guard;
 pub mod sign_in;
 pub mod time_words;
 pub mod variant_info;
