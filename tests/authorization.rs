@@ -319,7 +319,8 @@ fn build_world(app: &TestApp) -> World {
         .to_string();
     // The page shows alice her own bombs (the markers the checks look for).
     let own = alice_browser.get(&format!("/games/{m}")).body;
-    assert!(own.contains("own-bomb"), "{own}");
+    assert!(bombs_shown(&own, &WHITE_BOMBS), "{own}");
+    assert!(!bombs_shown(&own, &BLACK_BOMBS), "{own}");
 
     let ids = BTreeMap::from([
         ("{g}", g.to_string()),
@@ -409,8 +410,12 @@ fn send(
 
 /// What the player alone may know, and where each lies: the secrets must not be in `body`.
 /// A secret the request itself carried (a tag named in the address) is the asker's own words.
+/// The opponent's bombs are his alone in turn.
 fn leaks(world: &World, body: &str, role: Role, sent: &str) -> Vec<&'static str> {
     let mut found = Vec::new();
+    if role != Role::Opponent && bombs_shown(body, &BLACK_BOMBS) {
+        found.push("the opponent's bombs");
+    }
     if role == Role::Player {
         return found;
     }
@@ -420,18 +425,28 @@ fn leaks(world: &World, body: &str, role: Role, sent: &str) -> Vec<&'static str>
         ("analysis tree", TREE_MARK),
         ("tag", TAG),
         ("team chat", TEAM_CHAT),
-        ("bomb on the page", "own-bomb"),
-        ("bomb on the page", ", bomb\""),
-        ("bombs in JSON", "\"squares\":[\"a3\""),
     ] {
         if body.contains(mark) && !sent.contains(mark) {
             found.push(name);
         }
     }
+    if bombs_shown(body, &WHITE_BOMBS) {
+        found.push("bombs");
+    }
     if body.contains(&world.alice_token) || body.contains(&world.page_token) {
         found.push("API token");
     }
     found
+}
+
+/// Whether `body` shows a bomb on one of `squares`: the game page marks a square holding one
+/// of the reader's bombs `aria-label="a3, empty, bomb"` (class `own-bomb`), the API lists them
+/// as `"squares":["a3",…]`.
+fn bombs_shown(body: &str, squares: &[&str]) -> bool {
+    let any = squares.join("|");
+    let page = regex::Regex::new(&format!(r#"aria-label="({any}), [^"]*, bomb[",]"#)).unwrap();
+    let json = regex::Regex::new(&format!(r#""squares":\["({any})""#)).unwrap();
+    page.is_match(body) || json.is_match(body)
 }
 
 /// The player's world as she reads it, to compare before and after the refused requests.
@@ -552,6 +567,29 @@ fn every_route_keeps_each_secret_with_its_owner(
             }
         }
     }
+    // Every read of a game asked of every game of the world: the secrets stay where they are.
+    for route in table.iter().filter(|r| r.method == "GET") {
+        let expect = &expectations[&(route.method.to_string(), route.pattern.clone())];
+        let Some(game) = ["{g}", "{m}", "{b}", "{f}"]
+            .into_iter()
+            .find(|g| expect.target.contains(g))
+        else {
+            continue;
+        };
+        for other in ["{g}", "{m}", "{b}", "{f}"] {
+            let target = expect.target.replace(game, other);
+            for (i, role) in ROLES.iter().enumerate() {
+                let (status, body) =
+                    send(&world, &world.askers[i], "GET", &target, &expect.body, None);
+                assert!(status < 500, "GET {target} as {role:?}: {status} {body}");
+                let leaked = leaks(&world, &body, *role, &world.fill(&target));
+                assert!(
+                    leaked.is_empty(),
+                    "GET {target} as {role:?} shows {leaked:?}"
+                );
+            }
+        }
+    }
     assert!(
         wrong.is_empty(),
         "unexpected answers:\n{}",
@@ -565,6 +603,11 @@ fn every_route_keeps_each_secret_with_its_owner(
     // A partner reads the team chat (the check above is not blind).
     let r = app.get(&world.fill("/api/v1/games/{b}"), Some(&world.frank_token));
     assert!(r.body.to_string().contains(TEAM_CHAT), "{}", r.body);
+    let r = app.get(
+        &world.fill("/api/v1/games/{m}/bombs"),
+        world.askers[2].token.as_deref(),
+    );
+    assert!(bombs_shown(&r.body.to_string(), &BLACK_BOMBS), "{}", r.body);
 }
 
 /// Whether `target` (a sweep address) is an instance of `pattern` (a table pattern): the
