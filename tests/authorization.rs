@@ -185,7 +185,6 @@ const TREE: &str = "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#";
 const TREE_MARK: &str = "Qxf7#";
 const TAG: &str = "tagmark-a7c";
 const TEAM_CHAT: &str = "teamchatmark alice to frank";
-const TOKEN_LABEL: &str = "tokenlabelmark-alice";
 const WHITE_BOMBS: [&str; 8] = ["a3", "b3", "d3", "g3", "h3", "a4", "b4", "h4"];
 const BLACK_BOMBS: [&str; 8] = ["a6", "b6", "c6", "g6", "h6", "a5", "b5", "h5"];
 
@@ -309,7 +308,7 @@ fn build_world(app: &TestApp) -> World {
     let csrf = hidden_value(&alice_browser.get("/account").body, "csrf_token").unwrap();
     let page = alice_browser.post(
         "/account/tokens",
-        &[("csrf_token", &csrf), ("label", TOKEN_LABEL)],
+        &[("csrf_token", &csrf), ("label", "for the sweep")],
     );
     assert!(page.status < 300, "{}", page.body);
     let page_token = regex::Regex::new(r#"<code id="new-token">([^<]+)</code>"#)
