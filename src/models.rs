@@ -22,6 +22,8 @@ pub struct User {
     pub created_at: NaiveDateTime,
     /// The hour (0–23, in `time_zone`) at which the daily digest goes out.
     pub digest_hour: i32,
+    /// The generation of the user's logins: a session made under another value is logged out.
+    pub session_epoch: i32,
 }
 
 /// A player about to be registered.

@@ -337,6 +337,7 @@ diesel::table! {
         time_zone -> Text,
         created_at -> Timestamp,
         digest_hour -> Int4,
+        session_epoch -> Int4,
     }
 }
 

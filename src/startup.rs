@@ -162,6 +162,8 @@ fn run(listener: TcpListener, state: AppState, key: Key) -> anyhow::Result<Serve
     let data = web::Data::new(state);
     let mut server = HttpServer::new(move || {
         App::new()
+            // Inside the session middleware (the last `wrap` is the outermost).
+            .wrap(from_fn(crate::web::session_guard::end_stale_sessions))
             .wrap(
                 SessionMiddleware::builder(CookieSessionStore::default(), key.clone())
                     .cookie_name("slowfuse".into())

@@ -272,6 +272,25 @@ pub fn finish_login(
     }
 }
 
+/// The user's login generation now, or `None` when the account is gone: a session made under
+/// another value is no longer logged in.
+pub fn session_epoch(conn: &mut DbConnection, user_id: i64) -> QueryResult<Option<i32>> {
+    users::table
+        .find(user_id)
+        .select(users::session_epoch)
+        .first(conn)
+        .optional()
+}
+
+/// Ends every session of the user (logging out): their login generation is counted up, so
+/// each cookie made before, on any browser or any copy of it, no longer logs in.
+pub fn end_sessions(conn: &mut DbConnection, user_id: i64) -> QueryResult<()> {
+    diesel::update(users::table.find(user_id))
+        .set(users::session_epoch.eq(users::session_epoch + 1))
+        .execute(conn)?;
+    Ok(())
+}
+
 fn token_hash(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
 }

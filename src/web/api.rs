@@ -3,7 +3,7 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use actix_web::http::StatusCode;
+use actix_web::http::{Method, StatusCode};
 use actix_web::{FromRequest, HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use serde_json::json;
@@ -19,6 +19,8 @@ use crate::usecases::play::{self, Action, ActionRequest, PlayError};
 use crate::web::AppState;
 use crate::web::errors::ApiError;
 use crate::web::game_page::standing::{PlayerClock, Standing};
+use crate::web::route_table::Access::{Account, Player, Public};
+use crate::web::route_table::Routes;
 
 pub mod analysis;
 mod bughouse;
@@ -34,94 +36,92 @@ mod search;
 mod users;
 
 /// Registers the API routes.
-pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.service(
-        web::scope("/api/v1")
-            .app_data(crate::web::limits::json_config())
-            .app_data(web::QueryConfig::default().error_handler(|err, _| {
-                ApiError::new(StatusCode::BAD_REQUEST, format!("bad query string: {err}")).into()
-            }))
-            .app_data(
-                web::PathConfig::default()
-                    .error_handler(|_, _| ApiError::new(StatusCode::NOT_FOUND, "not found").into()),
-            )
-            .route("/accounts", web::post().to(create_account))
-            .route("/tokens", web::post().to(create_token))
-            .route("/challenges", web::get().to(list_challenges))
-            .route("/challenges", web::post().to(create_challenge))
-            .route("/challenges/{id}/accept", web::post().to(accept_challenge))
-            .route("/challenges/{id}/cancel", web::post().to(cancel_challenge))
-            .route(
-                "/computer-games",
-                web::post().to(computer::create_computer_game),
-            )
-            .route("/games/{id}", web::get().to(get_game))
-            .route("/games/{id}/moves", web::post().to(post_move))
-            .route("/games/{id}/actions", web::post().to(post_action))
-            .route("/games/{id}/tags", web::get().to(search::get_tags))
-            .route("/games/{id}/tags/{tag}", web::put().to(search::put_tag))
-            .route(
-                "/games/{id}/tags/{tag}",
-                web::delete().to(search::delete_tag),
-            )
-            .route("/search", web::get().to(search::search))
-            .route("/games/{id}/bombs", web::get().to(minesweeper::get_bombs))
-            .route("/games/{id}/bombs", web::put().to(minesweeper::put_bombs))
-            .service(
-                web::resource("/games/{id}/analysis")
-                    .app_data(analysis::json_config())
-                    .route(web::get().to(analysis::get_analysis))
-                    .route(web::put().to(analysis::put_analysis)),
-            )
-            .route(
-                "/games/{id}/analysis/engine",
-                web::post().to(engine_analysis::post_engine_analysis),
-            )
-            .route(
-                "/games/{id}/analysis/engine",
-                web::get().to(engine_analysis::get_engine_analysis),
-            )
-            .route("/games/{id}/notes", web::get().to(messages::get_notes))
-            .route("/games/{id}/notes", web::put().to(messages::put_notes))
-            .route("/games/{id}/conditional", web::get().to(get_conditional))
-            .route("/games/{id}/conditional", web::put().to(put_conditional))
-            .route(
-                "/games/{id}/conditional",
-                web::delete().to(delete_conditional),
-            )
-            .route("/users/{name}", web::get().to(users::get_user))
-            .route("/me/queue", web::get().to(get_queue))
-            .route("/me/leave", web::get().to(get_leave))
-            .route("/me/leave", web::post().to(post_leave))
-            .route("/me/leave/{id}", web::delete().to(delete_leave))
-            .route("/me/games", web::get().to(get_my_games))
-            .route(
-                "/me/notifications",
-                web::get().to(notifications::get_notifications),
-            )
-            .route(
-                "/me/notifications",
-                web::put().to(notifications::put_notifications),
-            )
-            .route("/openings", web::get().to(openings::get_openings))
-            .route(
-                "/positions/moves",
-                web::post().to(positions::position_moves),
-            )
-            .route(
-                "/me/preferences",
-                web::get().to(preferences::get_preferences),
-            )
-            .route(
-                "/me/preferences",
-                web::put().to(preferences::put_preferences),
-            )
-            .default_service(web::to(|| async {
-                Err::<HttpResponse, ApiError>(ApiError::new(
-                    StatusCode::NOT_FOUND,
-                    "no such API route",
-                ))
-            })),
+pub fn routes(r: &mut Routes) {
+    r.scope(
+        "/api/v1",
+        |scope| {
+            scope
+                .app_data(crate::web::limits::json_config())
+                .app_data(web::QueryConfig::default().error_handler(|err, _| {
+                    ApiError::new(StatusCode::BAD_REQUEST, format!("bad query string: {err}"))
+                        .into()
+                }))
+                .app_data(
+                    web::PathConfig::default().error_handler(|_, _| {
+                        ApiError::new(StatusCode::NOT_FOUND, "not found").into()
+                    }),
+                )
+                .default_service(web::to(|| async {
+                    Err::<HttpResponse, ApiError>(ApiError::new(
+                        StatusCode::NOT_FOUND,
+                        "no such API route",
+                    ))
+                }))
+        },
+        |r| {
+            r.post("/accounts", Public, create_account)
+                .post("/tokens", Public, create_token)
+                .get("/challenges", Account, list_challenges)
+                .post("/challenges", Account, create_challenge)
+                .post("/challenges/{id}/accept", Account, accept_challenge)
+                .post("/challenges/{id}/cancel", Account, cancel_challenge)
+                .post("/computer-games", Account, computer::create_computer_game)
+                .get("/games/{id}", Public, get_game)
+                .post("/games/{id}/moves", Player, post_move)
+                .post("/games/{id}/actions", Player, post_action)
+                .get("/games/{id}/tags", Account, search::get_tags)
+                .put("/games/{id}/tags/{tag}", Account, search::put_tag)
+                .delete("/games/{id}/tags/{tag}", Account, search::delete_tag)
+                .get("/search", Public, search::search)
+                .get("/games/{id}/bombs", Player, minesweeper::get_bombs)
+                .put("/games/{id}/bombs", Player, minesweeper::put_bombs)
+                .resource(
+                    "/games/{id}/analysis",
+                    |res| res.app_data(analysis::json_config()),
+                    |res| {
+                        res.add(Method::GET, Account, analysis::get_analysis).add(
+                            Method::PUT,
+                            Account,
+                            analysis::put_analysis,
+                        );
+                    },
+                )
+                .post(
+                    "/games/{id}/analysis/engine",
+                    Account,
+                    engine_analysis::post_engine_analysis,
+                )
+                .get(
+                    "/games/{id}/analysis/engine",
+                    Public,
+                    engine_analysis::get_engine_analysis,
+                )
+                .get("/games/{id}/notes", Player, messages::get_notes)
+                .put("/games/{id}/notes", Player, messages::put_notes)
+                .get("/games/{id}/conditional", Player, get_conditional)
+                .put("/games/{id}/conditional", Player, put_conditional)
+                .delete("/games/{id}/conditional", Player, delete_conditional)
+                .get("/users/{name}", Public, users::get_user)
+                .get("/me/queue", Account, get_queue)
+                .get("/me/leave", Account, get_leave)
+                .post("/me/leave", Account, post_leave)
+                .delete("/me/leave/{id}", Account, delete_leave)
+                .get("/me/games", Account, get_my_games)
+                .get(
+                    "/me/notifications",
+                    Account,
+                    notifications::get_notifications,
+                )
+                .put(
+                    "/me/notifications",
+                    Account,
+                    notifications::put_notifications,
+                )
+                .get("/openings", Public, openings::get_openings)
+                .post("/positions/moves", Public, positions::position_moves)
+                .get("/me/preferences", Account, preferences::get_preferences)
+                .put("/me/preferences", Account, preferences::put_preferences);
+        },
     );
 }
 

@@ -1,5 +1,6 @@
 //! The static files (CSS, script, piece images), built into the binary so it runs anywhere.
 
+use crate::web::route_table::{Access, Routes};
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
 
@@ -74,8 +75,8 @@ static ASSETS: &[Asset] = &[
 ];
 
 /// Registers `/static/...`.
-pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.route("/static/{path:.*}", web::get().to(serve));
+pub fn routes(r: &mut Routes) {
+    r.get("/static/{path:.*}", Access::Public, serve);
 }
 
 /// A stable tag for a file's content (FNV-1a), for conditional requests.

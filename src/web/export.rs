@@ -2,6 +2,7 @@
 //! `/games/{id}.bpgn`), `/games/{id}.fen` and the pictures `/games/{id}.svg`, `.png` and the
 //! animated `.gif`, served from `crate::export`.
 
+use crate::web::route_table::{Access::Public, Routes};
 use actix_web::{HttpResponse, web};
 use serde::Deserialize;
 
@@ -13,13 +14,13 @@ use crate::web::AppState;
 use crate::web::errors::WebError;
 
 /// Registers the export routes (before the game page, whose pattern is wider).
-pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.route("/games/{id}.pgn", web::get().to(game_pgn))
-        .route("/games/{id}.bpgn", web::get().to(game_bpgn))
-        .route("/games/{id}.svg", web::get().to(game_svg))
-        .route("/games/{id}.png", web::get().to(game_png))
-        .route("/games/{id}.gif", web::get().to(game_gif))
-        .route("/games/{id}.fen", web::get().to(game_fen));
+pub fn routes(r: &mut Routes) {
+    r.get("/games/{id}.pgn", Public, game_pgn)
+        .get("/games/{id}.bpgn", Public, game_bpgn)
+        .get("/games/{id}.svg", Public, game_svg)
+        .get("/games/{id}.png", Public, game_png)
+        .get("/games/{id}.gif", Public, game_gif)
+        .get("/games/{id}.fen", Public, game_fen);
 }
 
 /// The game named in the path with its game as the rules see it, or 404. A minesweeper game's

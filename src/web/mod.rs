@@ -17,7 +17,9 @@ pub mod observe;
 pub mod ops;
 pub mod pages;
 pub mod plies;
+pub mod route_table;
 pub mod session;
+pub mod session_guard;
 pub mod sign_in;
 pub mod time_words;
 pub mod variant_info;
@@ -131,16 +133,31 @@ impl Layout {
 /// page (the API's scope answers such requests in JSON instead); every body has its limit
 /// (`limits`).
 pub fn routes(cfg: &mut web::ServiceConfig) {
+    register(cfg);
+}
+
+/// Every route the server answers, in the order they are matched: method, pattern and who may
+/// use it (see `route_table`).
+pub fn route_table() -> Vec<route_table::Route> {
+    let mut listed = Vec::new();
+    let _ = actix_web::App::new().configure(|cfg| listed = register(cfg));
+    listed
+}
+
+fn register(cfg: &mut web::ServiceConfig) -> Vec<route_table::Route> {
     cfg.app_data(web::QueryConfig::default().error_handler(|err, _| {
         errors::WebError::BadRequest(format!("this address is not understood ({err})")).into()
     }))
     .app_data(limits::form_config())
     .app_data(limits::json_config())
     .app_data(limits::payload_config());
-    cfg.configure(ops::routes);
-    cfg.configure(assets::routes);
-    cfg.configure(api::routes);
-    cfg.configure(export::routes);
-    cfg.configure(plies::routes);
-    cfg.configure(pages::routes);
+    let mut listed = Vec::new();
+    route_table::Routes::new(cfg, &mut listed)
+        .configure(ops::routes)
+        .configure(assets::routes)
+        .configure(api::routes)
+        .configure(export::routes)
+        .configure(plies::routes)
+        .configure(pages::routes);
+    listed
 }

@@ -2,6 +2,7 @@
 //! container checks, `/metrics` (Prometheus text format) for a scraper on this host or one
 //! holding `metrics.token`. Neither touches the session: no cookie is ever set.
 
+use crate::web::route_table::{Access, Routes};
 use std::time::Duration;
 
 use actix_web::http::StatusCode;
@@ -16,9 +17,9 @@ use crate::metrics::{self, Scrape};
 const DB_WAIT: Duration = Duration::from_secs(3);
 
 /// Registers `/health` and `/metrics`.
-pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.route("/health", web::get().to(health))
-        .route("/metrics", web::get().to(metrics_text));
+pub fn routes(r: &mut Routes) {
+    r.get("/health", Access::Public, health)
+        .get("/metrics", Access::Operator, metrics_text);
 }
 
 /// 200 when the database answers and the worker (if this instance runs it) completed a pass

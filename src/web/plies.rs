@@ -2,6 +2,7 @@
 //! `GET /games/{id}/plies.json`. The page fetches it once, when the player first moves through
 //! the game, so a long game's page stays as small as a short one's.
 
+use crate::web::route_table::{Access, Routes};
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::{Value, json};
@@ -14,8 +15,8 @@ use crate::web::errors::WebError;
 use crate::web::material::material_line;
 
 /// Registers the route (before the game page, whose pattern is wider).
-pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.route("/games/{id}/plies.json", web::get().to(game_plies));
+pub fn routes(r: &mut Routes) {
+    r.get("/games/{id}/plies.json", Access::Public, game_plies);
 }
 
 /// `a1` for square index 0, `h8` for 63.

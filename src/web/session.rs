@@ -7,6 +7,7 @@ const USER_KEY: &str = "user_id";
 const NAME_KEY: &str = "username";
 const CSRF_KEY: &str = "csrf";
 const FLASH_KEY: &str = "flash";
+const EPOCH_KEY: &str = "epoch";
 
 /// A message shown once on the next page.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -26,15 +27,31 @@ pub fn current_username(session: &Session) -> Option<String> {
     session.get::<String>(NAME_KEY).ok().flatten()
 }
 
-/// Logs a user in: a fresh session id guards against fixation.
-pub fn log_in(session: &Session, user_id: i64, username: &str) {
+/// The generation of the user's logins this session was made under (see `session_guard`).
+pub fn epoch(session: &Session) -> Option<i32> {
+    session.get::<i32>(EPOCH_KEY).ok().flatten()
+}
+
+/// Logs a user in: a fresh session id guards against fixation (whatever the session held
+/// before, a visitor's CSRF token included, is dropped), and the session carries the user's
+/// login generation `epoch`.
+pub fn log_in(session: &Session, user: &crate::models::User) {
+    session.clear();
     session.renew();
-    let _ = session.insert(USER_KEY, user_id);
-    let _ = session.insert(NAME_KEY, username);
+    let _ = session.insert(USER_KEY, user.id);
+    let _ = session.insert(NAME_KEY, &user.username);
+    let _ = session.insert(EPOCH_KEY, user.session_epoch);
     let _ = session.insert(CSRF_KEY, new_token());
 }
 
-/// Logs out: forgets everything.
+/// Forgets everything and starts a fresh, empty session (its new id is set on the answer).
+pub fn forget(session: &Session) {
+    session.clear();
+    session.renew();
+}
+
+/// Logs out: forgets everything and removes the cookie. The caller also ends the user's
+/// login generation (`accounts::end_sessions`), so a kept copy of the cookie is worthless.
 pub fn log_out(session: &Session) {
     session.purge();
 }

@@ -162,6 +162,37 @@ pub fn spawn_app_with_env(
         ),
     ];
     env.extend(settings_env);
+    Some(start(dir, database_url, env, options))
+}
+
+/// A second instance of the app on the database of a running one (its own port and data
+/// directory, no worker), as a load balancer's second server.
+pub fn spawn_app_on(database_url: &str) -> TestApp {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let env = vec![
+        ("DATABASE_URL".to_string(), database_url.to_string()),
+        (
+            "SLOWFUSE__SERVER__BIND".to_string(),
+            "127.0.0.1:0".to_string(),
+        ),
+        (
+            "SLOWFUSE__SERVER__DATA_DIR".to_string(),
+            dir.path().display().to_string(),
+        ),
+        ("SLOWFUSE__SERVER__WORKERS".to_string(), "2".to_string()),
+        ("SLOWFUSE__DATABASE__POOL_SIZE".to_string(), "4".to_string()),
+        ("SLOWFUSE__WORKER__ENABLED".to_string(), "false".to_string()),
+    ];
+    start(dir, database_url.to_string(), env, Options::default())
+}
+
+/// Starts the app with these settings on its own thread.
+fn start(
+    dir: tempfile::TempDir,
+    database_url: String,
+    env: Vec<(String, String)>,
+    options: Options,
+) -> TestApp {
     let clock: Arc<dyn slowfuse::clock::Clock> =
         options.clock.unwrap_or_else(|| Arc::new(SystemClock));
     let random: Arc<dyn slowfuse::random::Random> =
@@ -177,12 +208,12 @@ pub fn spawn_app_with_env(
         })
     });
     let (port, state) = rx.recv().expect("app started");
-    Some(TestApp {
+    TestApp {
         api: Api::new(format!("http://127.0.0.1:{port}")),
         state,
         database_url,
         _dir: dir,
-    })
+    }
 }
 
 /// A response's status and JSON body.

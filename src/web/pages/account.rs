@@ -97,7 +97,7 @@ pub async fn signup(
                 Ok(()) | Err(email_settings::SettingsError::TimeZone(_)) => {}
                 Err(e) => return Err(e.into()),
             }
-            session::log_in(&session, user.id, &user.username);
+            session::log_in(&session, &user);
             session::flash(&session, "info", format!("Welcome, {}!", user.username));
             Ok(see_other("/"))
         }
@@ -153,7 +153,7 @@ pub async fn login(
     match crate::web::sign_in::log_in(&state, form.username.clone(), form.password, address).await?
     {
         Ok(user) => {
-            session::log_in(&session, user.id, &user.username);
+            session::log_in(&session, &user);
             Ok(see_other(&local_path(form.next.as_deref(), "/")))
         }
         Err(err) => {
@@ -182,8 +182,17 @@ impl CsrfForm {
     }
 }
 
-pub async fn logout(session: Session, form: web::Form<CsrfForm>) -> Result<HttpResponse, WebError> {
+pub async fn logout(
+    state: web::Data<AppState>,
+    session: Session,
+    form: web::Form<CsrfForm>,
+) -> Result<HttpResponse, WebError> {
     check_csrf(&session, &form.csrf_token)?;
+    if let Some(user_id) = session::current_user_id(&session) {
+        state
+            .db(move |c| accounts::end_sessions(c, user_id))
+            .await??;
+    }
     session::log_out(&session);
     Ok(see_other("/"))
 }

@@ -20,103 +20,91 @@ mod showcase;
 mod tags;
 
 use actix_session::Session;
-use actix_web::http::StatusCode;
-use actix_web::{HttpResponse, web};
+use actix_web::HttpResponse;
+use actix_web::http::{Method, StatusCode};
 use askama::Template;
 
 use crate::web::errors::WebError;
+use crate::web::route_table::Access::{Account, Player, Public};
+use crate::web::route_table::Routes;
 use crate::web::session;
 
 /// Registers the page routes.
-pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.route("/", web::get().to(home::index))
-        .route("/games", web::get().to(home::my_games_page))
-        .route("/search", web::get().to(search::search_page))
-        .route("/search.pgn", web::get().to(search::search_pgn))
-        .route("/next", web::get().to(home::next_game))
-        .route("/computer-games", web::post().to(home::play_computer))
-        .route("/help/game", web::get().to(help::game_help))
-        .route("/variants", web::get().to(help::variants))
-        .route("/signup", web::get().to(account::signup_form))
-        .route("/signup", web::post().to(account::signup))
-        .route("/login", web::get().to(account::login_form))
-        .route("/login", web::post().to(account::login))
-        .route("/logout", web::post().to(account::logout))
-        .route("/account", web::get().to(account::account_page))
-        .route("/account/tokens", web::post().to(account::create_token))
-        .route("/account/preferences", web::post().to(preferences::save))
-        .route(
+pub fn routes(r: &mut Routes) {
+    r.get("/", Public, home::index)
+        .get("/games", Account, home::my_games_page)
+        .get("/search", Public, search::search_page)
+        .get("/search.pgn", Public, search::search_pgn)
+        .get("/next", Account, home::next_game)
+        .post("/computer-games", Account, home::play_computer)
+        .get("/help/game", Public, help::game_help)
+        .get("/variants", Public, help::variants)
+        .get("/signup", Public, account::signup_form)
+        .post("/signup", Public, account::signup)
+        .get("/login", Public, account::login_form)
+        .post("/login", Public, account::login)
+        .post("/logout", Account, account::logout)
+        .get("/account", Account, account::account_page)
+        .post("/account/tokens", Account, account::create_token)
+        .post("/account/preferences", Account, preferences::save)
+        .post(
             "/account/notifications",
-            web::post().to(notifications::save_settings),
+            Account,
+            notifications::save_settings,
         )
-        .route(
+        .post(
             "/account/verify-email",
-            web::post().to(notifications::resend_verification),
+            Account,
+            notifications::resend_verification,
         )
-        .route(
-            "/unsubscribe",
-            web::get().to(notifications::unsubscribe_form),
+        .get("/unsubscribe", Public, notifications::unsubscribe_form)
+        .post("/unsubscribe", Public, notifications::unsubscribe)
+        .get("/verify-email", Public, notifications::verify_email)
+        .post("/account/leave", Account, account::book_leave)
+        .post("/account/leave/{id}/cancel", Account, account::cancel_leave)
+        .post("/account/leave/{id}/end", Account, account::end_leave)
+        .get("/challenges", Public, challenges::list)
+        .post("/challenges", Account, challenges::create)
+        .get("/challenges/link/{token}", Public, challenges::show_link)
+        .post("/challenges/{id}/accept", Account, challenges::accept)
+        .post("/challenges/{id}/cancel", Account, challenges::cancel)
+        .resource(
+            "/import",
+            |res| res.app_data(import::form_config()),
+            |res| {
+                res.add(Method::GET, Account, import::import_form).add(
+                    Method::POST,
+                    Account,
+                    import::import,
+                );
+            },
         )
-        .route("/unsubscribe", web::post().to(notifications::unsubscribe))
-        .route("/verify-email", web::get().to(notifications::verify_email))
-        .route("/account/leave", web::post().to(account::book_leave))
-        .route(
-            "/account/leave/{id}/cancel",
-            web::post().to(account::cancel_leave),
-        )
-        .route(
-            "/account/leave/{id}/end",
-            web::post().to(account::end_leave),
-        )
-        .route("/challenges", web::get().to(challenges::list))
-        .route("/challenges", web::post().to(challenges::create))
-        .route(
-            "/challenges/link/{token}",
-            web::get().to(challenges::show_link),
-        )
-        .route(
-            "/challenges/{id}/accept",
-            web::post().to(challenges::accept),
-        )
-        .route(
-            "/challenges/{id}/cancel",
-            web::post().to(challenges::cancel),
-        )
-        .service(
-            web::resource("/import")
-                .app_data(import::form_config())
-                .route(web::get().to(import::import_form))
-                .route(web::post().to(import::import)),
-        )
-        .route("/users/{name}", web::get().to(profile::show))
-        .route(
-            "/users/{name}/games.pgn",
-            web::get().to(search::user_games_pgn),
-        )
-        .route("/games/{id}", web::get().to(game::show))
-        .route("/games/{id}", web::post().to(game::act))
-        .route("/games/{id}/match", web::post().to(bughouse::act))
-        .route("/games/{id}/bombs", web::post().to(minesweeper::place))
-        .route("/games/{id}/tags", web::post().to(tags::add))
-        .route("/games/{id}/tags/remove", web::post().to(tags::remove))
-        .route(
-            "/games/{id}/engine-analysis",
-            web::post().to(engine_analysis::ask),
-        )
-        .route("/games/{id}/kibitz", web::post().to(conversation::kibitz))
-        .route(
-            "/games/{id}/notes",
-            web::post().to(conversation::save_notes),
-        )
-        .route(
+        .get("/users/{name}", Public, profile::show)
+        .get("/users/{name}/games.pgn", Public, search::user_games_pgn)
+        .get("/games/{id}", Public, game::show)
+        .post("/games/{id}", Player, game::act)
+        .post("/games/{id}/match", Player, bughouse::act)
+        .post("/games/{id}/bombs", Player, minesweeper::place)
+        .post("/games/{id}/tags", Account, tags::add)
+        .post("/games/{id}/tags/remove", Account, tags::remove)
+        .post("/games/{id}/engine-analysis", Account, engine_analysis::ask)
+        .post("/games/{id}/kibitz", Account, conversation::kibitz)
+        .post("/games/{id}/notes", Player, conversation::save_notes)
+        .post(
             "/games/{id}/conditional/clear",
-            web::post().to(game::clear_conditional),
+            Player,
+            game::clear_conditional,
         )
-        .service(
-            web::resource("/games/{id}/analysis.json")
-                .app_data(crate::web::api::analysis::json_config())
-                .route(web::get().to(analysis::show))
-                .route(web::put().to(analysis::save)),
+        .resource(
+            "/games/{id}/analysis.json",
+            |res| res.app_data(crate::web::api::analysis::json_config()),
+            |res| {
+                res.add(Method::GET, Account, analysis::show).add(
+                    Method::PUT,
+                    Account,
+                    analysis::save,
+                );
+            },
         );
 }
 
