@@ -11,7 +11,7 @@ use serde_json::json;
 use crate::db::DbConnection;
 use crate::schema::{email_preferences, outbox, users};
 use crate::usecases::email_settings::time_zone;
-use crate::usecases::games::my_queue;
+use crate::usecases::games::awaits_move;
 use crate::usecases::notify::{Kind, Mode, queue, status};
 
 /// The local date whose digest is due at `now` for a user in `tz` with this digest hour, or
@@ -77,7 +77,7 @@ fn queue_digest(
         .order(outbox::id.asc())
         .select(outbox::id)
         .load(conn)?;
-    if held.is_empty() && my_queue(conn, user_id)?.is_empty() {
+    if held.is_empty() && !awaits_move(conn, user_id)? {
         return Ok(false);
     }
     let payload = json!({ "date": date.to_string(), "events": held });
