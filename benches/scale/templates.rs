@@ -187,7 +187,7 @@ fn end(
     }
     let ply = game.ply();
     let (mover, other) = (seats[ply as usize % 2], seats[(ply as usize + 1) % 2]);
-    if how % 2 == 0 {
+    if how.is_multiple_of(2) {
         run_action(conn, records, at, (game_id, mover, ply), Action::Resign);
     } else {
         run_action(conn, records, at, (game_id, mover, ply), Action::OfferDraw);
@@ -219,7 +219,7 @@ pub fn build(
     let mut running_days = Vec::new();
     for i in 0..finished + running {
         let is_running = i >= finished;
-        let a = if i % 8 == 0 {
+        let a = if i.is_multiple_of(8) {
             0
         } else {
             1 + rng.below(users as u64 - 1) as usize
@@ -245,7 +245,7 @@ pub fn build(
             black: (ids[bl], &names[bl]),
             variant,
             days,
-            rated: i % 2 == 0,
+            rated: i.is_multiple_of(2),
         };
         let plies = if is_running {
             6 + rng.below(30) as u32
@@ -302,7 +302,7 @@ pub fn build(
         } else {
             running_days.push(days);
         }
-        if i % 6 == 0 {
+        if i.is_multiple_of(6) {
             add_tag(conn, at, seats[0], game_id, "study").expect("tag a game");
         }
         game_ids.push(game_id);

@@ -133,6 +133,23 @@ pub fn my_queue(conn: &mut DbConnection, user_id: i64) -> QueryResult<Vec<GameSu
     summaries(conn, rows)
 }
 
+/// Of `user_ids`, those whom a game awaits: one query for many, for the worker's digest scan.
+pub fn awaiting_move(conn: &mut DbConnection, user_ids: &[i64]) -> QueryResult<Vec<i64>> {
+    game_players::table
+        .inner_join(games::table)
+        .inner_join(
+            game_boards::table.on(game_boards::game_id
+                .eq(game_players::game_id)
+                .and(game_boards::board.eq(game_players::board))),
+        )
+        .filter(game_players::user_id.eq_any(user_ids))
+        .filter(games::status.eq(GameStatus::Started.as_str()))
+        .filter(game_boards::turn.eq(game_players::color))
+        .select(game_players::user_id)
+        .distinct()
+        .load(conn)
+}
+
 /// Whether any game awaits the user's move: one small query, for the worker's digest scan.
 pub fn awaits_move(conn: &mut DbConnection, user_id: i64) -> QueryResult<bool> {
     diesel::select(diesel::dsl::exists(
