@@ -3,6 +3,8 @@
 //! held for them. The mail itself is composed at sending time (`mail::digest`), from the games
 //! then awaiting the user's move and the held events that still matter.
 
+use std::collections::HashSet;
+
 use chrono::{NaiveDate, NaiveDateTime, Timelike};
 use chrono_tz::Tz;
 use diesel::prelude::*;
@@ -11,7 +13,7 @@ use serde_json::json;
 use crate::db::DbConnection;
 use crate::schema::{email_preferences, outbox, users};
 use crate::usecases::email_settings::time_zone;
-use crate::usecases::games::my_queue;
+use crate::usecases::games::{awaiting_move, awaits_move};
 use crate::usecases::notify::{Kind, Mode, queue, status};
 
 /// The local date whose digest is due at `now` for a user in `tz` with this digest hour, or
@@ -40,17 +42,41 @@ pub fn queue_due_digests(conn: &mut DbConnection, now: NaiveDateTime) -> QueryRe
         .select((users::id, users::time_zone, users::digest_hour))
         .distinct()
         .load(conn)?;
+    let due: Vec<(i64, NaiveDate, String)> = candidates
+        .into_iter()
+        .filter_map(|(user_id, zone, hour)| {
+            let date = due_date(now, time_zone(&zone), hour)?;
+            Some((user_id, date, digest_key(user_id, date)))
+        })
+        .collect();
+    // A few queries for all of them, not a few for each: which digests are written already,
+    // and who has anything to tell (a held event, a game awaiting their move). Only those
+    // left are written, each checked again in its own transaction.
+    let mut written = HashSet::new();
+    let mut telling = HashSet::new();
+    for chunk in due.chunks(500) {
+        let keys: Vec<&str> = chunk.iter().map(|(_, _, key)| key.as_str()).collect();
+        written.extend(
+            outbox::table
+                .filter(outbox::dedup_key.eq_any(&keys))
+                .select(outbox::dedup_key)
+                .load::<String>(conn)?,
+        );
+        let ids: Vec<i64> = chunk.iter().map(|(id, ..)| *id).collect();
+        telling.extend(
+            outbox::table
+                .filter(outbox::user_id.eq_any(&ids))
+                .filter(outbox::status.eq(status::HELD))
+                .filter(outbox::created_at.le(now))
+                .select(outbox::user_id)
+                .distinct()
+                .load::<i64>(conn)?,
+        );
+        telling.extend(awaiting_move(conn, &ids)?);
+    }
     let mut queued = 0;
-    for (user_id, zone, hour) in candidates {
-        let Some(date) = due_date(now, time_zone(&zone), hour) else {
-            continue;
-        };
-        let key = digest_key(user_id, date);
-        let written: i64 = outbox::table
-            .filter(outbox::dedup_key.eq(&key))
-            .count()
-            .get_result(conn)?;
-        if written > 0 {
+    for (user_id, date, key) in due {
+        if written.contains(&key) || !telling.contains(&user_id) {
             continue;
         }
         if crate::db::write_transaction(conn, |conn| queue_digest(conn, now, user_id, date, &key))?
@@ -77,7 +103,7 @@ fn queue_digest(
         .order(outbox::id.asc())
         .select(outbox::id)
         .load(conn)?;
-    if held.is_empty() && my_queue(conn, user_id)?.is_empty() {
+    if held.is_empty() && !awaits_move(conn, user_id)? {
         return Ok(false);
     }
     let payload = json!({ "date": date.to_string(), "events": held });

@@ -31,26 +31,40 @@ pub struct GameSummary {
     pub updated_at: NaiveDateTime,
 }
 
+type SeatRow = (Game, String, String, Option<NaiveDateTime>);
+
+/// The games `user_id` is seated in, with their colour, the board's turn and deadline (a
+/// macro: the query's type is long to write, and each caller adds its own clauses).
+macro_rules! seated_in {
+    ($user_id:expr) => {
+        game_players::table
+            .inner_join(games::table)
+            .inner_join(
+                game_boards::table.on(game_boards::game_id
+                    .eq(game_players::game_id)
+                    .and(game_boards::board.eq(game_players::board))),
+            )
+            .filter(game_players::user_id.eq($user_id))
+            .select((
+                Game::as_select(),
+                game_players::color,
+                game_boards::turn,
+                game_boards::deadline_at,
+            ))
+    };
+}
+
 /// All games a user plays or played: awaiting their move first (most urgent first), then
 /// the other running games, then finished ones, newest first.
 pub fn my_games(conn: &mut DbConnection, user_id: i64) -> QueryResult<Vec<GameSummary>> {
-    let rows: Vec<(Game, String, String, Option<NaiveDateTime>)> = game_players::table
-        .inner_join(games::table)
-        .inner_join(
-            game_boards::table.on(game_boards::game_id
-                .eq(game_players::game_id)
-                .and(game_boards::board.eq(game_players::board))),
-        )
-        .filter(game_players::user_id.eq(user_id))
-        .select((
-            Game::as_select(),
-            game_players::color,
-            game_boards::turn,
-            game_boards::deadline_at,
-        ))
+    let rows: Vec<SeatRow> = seated_in!(user_id)
         .order(games::updated_at.desc())
         .limit(1000)
         .load(conn)?;
+    summaries(conn, rows)
+}
+
+fn summaries(conn: &mut DbConnection, rows: Vec<SeatRow>) -> QueryResult<Vec<GameSummary>> {
     let ids: Vec<i64> = rows.iter().map(|(g, ..)| g.id).collect();
     let names = crate::game::player_names(conn, &ids)?;
     let name = |game: i64, color: &str| names.of(game, color);
@@ -108,12 +122,49 @@ fn urgency_key(
     )
 }
 
-/// The games awaiting a user's move, most urgent first.
+/// The games awaiting a user's move, most urgent first. Only those rows are read: a player
+/// with thousands of finished games pays for the few that wait (see docs/benchmarks.md,
+/// "Data at scale").
 pub fn my_queue(conn: &mut DbConnection, user_id: i64) -> QueryResult<Vec<GameSummary>> {
-    Ok(my_games(conn, user_id)?
-        .into_iter()
-        .filter(|g| g.my_turn)
-        .collect())
+    let rows: Vec<SeatRow> = seated_in!(user_id)
+        .filter(games::status.eq(GameStatus::Started.as_str()))
+        .filter(game_boards::turn.eq(game_players::color))
+        .load(conn)?;
+    summaries(conn, rows)
+}
+
+/// Of `user_ids`, those whom a game awaits: one query for many, for the worker's digest scan.
+pub fn awaiting_move(conn: &mut DbConnection, user_ids: &[i64]) -> QueryResult<Vec<i64>> {
+    game_players::table
+        .inner_join(games::table)
+        .inner_join(
+            game_boards::table.on(game_boards::game_id
+                .eq(game_players::game_id)
+                .and(game_boards::board.eq(game_players::board))),
+        )
+        .filter(game_players::user_id.eq_any(user_ids))
+        .filter(games::status.eq(GameStatus::Started.as_str()))
+        .filter(game_boards::turn.eq(game_players::color))
+        .select(game_players::user_id)
+        .distinct()
+        .load(conn)
+}
+
+/// Whether any game awaits the user's move: one small query, for the worker's digest scan.
+pub fn awaits_move(conn: &mut DbConnection, user_id: i64) -> QueryResult<bool> {
+    diesel::select(diesel::dsl::exists(
+        game_players::table
+            .inner_join(games::table)
+            .inner_join(
+                game_boards::table.on(game_boards::game_id
+                    .eq(game_players::game_id)
+                    .and(game_boards::board.eq(game_players::board))),
+            )
+            .filter(game_players::user_id.eq(user_id))
+            .filter(games::status.eq(GameStatus::Started.as_str()))
+            .filter(game_boards::turn.eq(game_players::color)),
+    ))
+    .get_result(conn)
 }
 
 /// The next game awaiting the user's move, other than the one they are looking at.

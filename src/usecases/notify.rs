@@ -565,7 +565,7 @@ pub fn low_time(
             games::created_at,
         ))
         .load(conn)?;
-    let mut added = 0;
+    let mut due = Vec::new();
     for (game_id, board, ply, turn, deadline, last_move_at, created_at) in running {
         let started = last_move_at.unwrap_or(created_at);
         let mut crossed: Vec<(String, NaiveDateTime)> =
@@ -574,7 +574,27 @@ pub fn low_time(
                 .filter(|(_, at)| *at <= now)
                 .collect();
         crossed.sort_by_key(|(_, at)| *at);
-        if crossed.is_empty() {
+        if let Some((last, _)) = crossed.last() {
+            let key = format!("low_time:{game_id}:{ply}:{last}");
+            due.push((key, (game_id, board, ply, turn, crossed)));
+        }
+    }
+    // A turn whose last crossed threshold is queued was dealt with by an earlier pass (the
+    // earlier thresholds in the same transaction): one query per few hundred turns finds
+    // them, so a pass costs little however many games are short of time.
+    let mut done: std::collections::HashSet<String> = std::collections::HashSet::new();
+    for chunk in due.chunks(500) {
+        let keys: Vec<&str> = chunk.iter().map(|(key, _)| key.as_str()).collect();
+        done.extend(
+            outbox::table
+                .filter(outbox::dedup_key.eq_any(&keys))
+                .select(outbox::dedup_key)
+                .load::<String>(conn)?,
+        );
+    }
+    let mut added = 0;
+    for (key, (game_id, board, ply, turn, crossed)) in due {
+        if done.contains(&key) {
             continue;
         }
         let Some(user_id) = seat(conn, game_id, board, &turn)? else {

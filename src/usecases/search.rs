@@ -3,6 +3,7 @@
 
 use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
+use diesel::sql_types::Bool;
 use serde::{Deserialize, Serialize};
 use slowfuse_rules::{Color, Variant};
 
@@ -419,6 +420,10 @@ struct Named {
     user: Option<i64>,
     /// The name in lower case, as an imported game's PGN gives it.
     key: String,
+    /// Whether an imported game names a player so. When not, the filter asks the seats alone:
+    /// an `OR` of two subqueries makes PostgreSQL read every game (docs/benchmarks.md, "Data
+    /// at scale").
+    imported: bool,
 }
 
 /// Who the named players are: accounts or imported games' names, or the names nobody has.
@@ -443,12 +448,14 @@ fn imported_name_exists(conn: &mut DbConnection, key: &str) -> QueryResult<bool>
 /// The player called `key`: an account, a name of imported games, or nobody (`None`).
 fn named(conn: &mut DbConnection, key: &str) -> QueryResult<Option<Named>> {
     let user = user_id_of(conn, key)?;
-    if user.is_none() && !imported_name_exists(conn, key)? {
+    let imported = imported_name_exists(conn, key)?;
+    if user.is_none() && !imported {
         return Ok(None);
     }
     Ok(Some(Named {
         user,
         key: key.to_string(),
+        imported,
     }))
 }
 
@@ -517,7 +524,13 @@ fn filtered<'a>(s: &'a Search, viewer: Option<i64>, players: &Players) -> Filter
                     .or(game_imports::black_key.eq(key_as(Color::Black))),
             )
             .select(game_imports::game_id);
-        games::id.eq_any(seated).or(games::id.eq_any(imported))
+        type Condition = Box<dyn BoxableExpression<games::table, MultiBackend, SqlType = Bool>>;
+        let condition: Condition = match (named.user.is_some(), named.imported) {
+            (true, false) => Box::new(games::id.eq_any(seated)),
+            (false, _) => Box::new(games::id.eq_any(imported)),
+            (true, true) => Box::new(games::id.eq_any(seated).or(games::id.eq_any(imported))),
+        };
+        condition
     };
     if let Some(p) = &players.player {
         q = q.filter(plays(p, s.color));
