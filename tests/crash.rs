@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use common::server::ServerProcess;
-use common::smtp::{PUBLIC_URL, SmtpSink};
+use common::smtp::{PUBLIC_URL, SmtpSink, mail_settings};
 use common::{Api, Backend, fresh_postgres_database, postgres_url, random_line};
 use serde_json::{Value, json};
 use slowfuse_rules::{Game, Variant};
@@ -55,7 +55,7 @@ impl World {
     /// Starts a server on the world's database: the worker every second, mail through the
     /// SMTP server at once (no coalescing), the same secret key at every start.
     fn start(&self, port: Option<u16>) -> ServerProcess {
-        let settings = [
+        let mut settings = vec![
             ("SLOWFUSE__SERVER__PUBLIC_URL", PUBLIC_URL.to_string()),
             ("SLOWFUSE__SERVER__WORKERS", "2".to_string()),
             (
@@ -65,13 +65,10 @@ impl World {
             ("SLOWFUSE__DATABASE__POOL_SIZE", "8".to_string()),
             ("SLOWFUSE__WORKER__ENABLED", "true".to_string()),
             ("SLOWFUSE__WORKER__INTERVAL_SECONDS", "1".to_string()),
-            ("SLOWFUSE__MAIL__TRANSPORT", "smtp".to_string()),
-            ("SLOWFUSE__MAIL__SMTP_HOST", "127.0.0.1".to_string()),
-            ("SLOWFUSE__MAIL__SMTP_PORT", self.sink_port.to_string()),
-            ("SLOWFUSE__MAIL__SMTP_TLS", "none".to_string()),
             ("SLOWFUSE__MAIL__COALESCE_SECONDS", "0".to_string()),
             ("SLOWFUSE__MAIL__TIMEOUT_SECONDS", "5".to_string()),
         ];
+        settings.extend(mail_settings(self.sink_port));
         ServerProcess::start(&self.database_url, self.dir.path(), port, &settings)
     }
 

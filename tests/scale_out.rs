@@ -15,7 +15,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::server::ServerProcess;
-use common::smtp::{PUBLIC_URL, SmtpSink, free_port};
+use common::smtp::{PUBLIC_URL, SmtpSink, free_port, mail_settings};
 use common::{Api, fresh_postgres_database, postgres_url, random_line, under_ci};
 use serde_json::{Value, json};
 use slowfuse_rules::{Game, Variant};
@@ -158,7 +158,7 @@ fn cluster() -> Option<Cluster> {
     sink.start();
     let database_url = fresh_postgres_database(&server);
     let dir = tempfile::tempdir().expect("temp dir");
-    let settings = [
+    let mut settings = vec![
         ("SLOWFUSE__SERVER__PUBLIC_URL", PUBLIC_URL.to_string()),
         ("SLOWFUSE__SERVER__WORKERS", "2".to_string()),
         (
@@ -169,13 +169,10 @@ fn cluster() -> Option<Cluster> {
         ("SLOWFUSE__DATABASE__POOL_SIZE", "6".to_string()),
         ("SLOWFUSE__WORKER__ENABLED", "true".to_string()),
         ("SLOWFUSE__WORKER__INTERVAL_SECONDS", "1".to_string()),
-        ("SLOWFUSE__MAIL__TRANSPORT", "smtp".to_string()),
-        ("SLOWFUSE__MAIL__SMTP_HOST", "127.0.0.1".to_string()),
-        ("SLOWFUSE__MAIL__SMTP_PORT", sink_port.to_string()),
-        ("SLOWFUSE__MAIL__SMTP_TLS", "none".to_string()),
         ("SLOWFUSE__MAIL__COALESCE_SECONDS", "1".to_string()),
         ("SLOWFUSE__MAIL__TIMEOUT_SECONDS", "5".to_string()),
     ];
+    settings.extend(mail_settings(sink_port));
     // Each instance keeps its own data directory: they share only the database.
     let start = |name: &str| {
         let data = dir.path().join(name);

@@ -6,6 +6,17 @@ use std::process::{Child, Command, Stdio};
 
 use serde_json::Value;
 
+/// The settings that send a server's mail to a sink listening on `port` (plain SMTP on this
+/// host), as `SLOWFUSE__…` pairs.
+pub fn mail_settings(port: u16) -> Vec<(&'static str, String)> {
+    vec![
+        ("SLOWFUSE__MAIL__TRANSPORT", "smtp".to_string()),
+        ("SLOWFUSE__MAIL__SMTP_HOST", "127.0.0.1".to_string()),
+        ("SLOWFUSE__MAIL__SMTP_PORT", port.to_string()),
+        ("SLOWFUSE__MAIL__SMTP_TLS", "none".to_string()),
+    ]
+}
+
 /// The public URL the mail tests' servers are configured with (links in mails start with it).
 pub const PUBLIC_URL: &str = "http://chess.example.org";
 
