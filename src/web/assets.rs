@@ -9,6 +9,8 @@ struct Asset {
     path: &'static str,
     content_type: &'static str,
     bytes: &'static [u8],
+    /// [`content_hash`] of `bytes`, worked out when the binary is compiled.
+    hash: u64,
 }
 
 macro_rules! asset {
@@ -17,6 +19,7 @@ macro_rules! asset {
             path: $path,
             content_type: $type,
             bytes: include_bytes!(concat!("../../static/", $path)),
+            hash: content_hash(include_bytes!(concat!("../../static/", $path))),
         }
     };
 }
@@ -79,12 +82,21 @@ pub fn routes(r: &mut Routes) {
     r.get("/static/{path:.*}", Access::Public, serve);
 }
 
-/// A stable tag for a file's content (FNV-1a), for conditional requests.
-fn etag(bytes: &[u8]) -> String {
-    let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
-    });
-    format!("\"{hash:016x}\"")
+/// A stable hash of a file's content (FNV-1a), for its entity tag; a `const fn`, so that the
+/// files' hashes are computed once, by the compiler, and not at every request.
+const fn content_hash(bytes: &[u8]) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325_u64;
+    let mut i = 0;
+    while i < bytes.len() {
+        hash = (hash ^ bytes[i] as u64).wrapping_mul(0x0100_0000_01b3);
+        i += 1;
+    }
+    hash
+}
+
+/// The entity tag of a file, for conditional requests.
+fn etag(asset: &Asset) -> String {
+    format!("\"{:016x}\"", asset.hash)
 }
 
 async fn serve(req: HttpRequest, path: web::Path<String>) -> HttpResponse {
@@ -93,7 +105,7 @@ async fn serve(req: HttpRequest, path: web::Path<String>) -> HttpResponse {
             .content_type("text/plain")
             .body("no such file");
     };
-    let tag = etag(asset.bytes);
+    let tag = etag(asset);
     let matches = req
         .headers()
         .get(header::IF_NONE_MATCH)
@@ -138,6 +150,24 @@ mod tests {
                 .filter(|a| a.path.ends_with(".svg"))
                 .all(|a| a.content_type == SVG)
         );
+    }
+
+    #[test]
+    fn content_hash_is_fnv_1a_and_tells_the_files_apart() {
+        // FNV-1a's published values for "" and "a".
+        assert_eq!(content_hash(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(content_hash(b"a"), 0xaf63_dc4c_8601_ec8c);
+        for asset in ASSETS {
+            assert_eq!(asset.hash, content_hash(asset.bytes), "{}", asset.path);
+        }
+        let mut tags: Vec<String> = ASSETS.iter().map(etag).collect();
+        tags.sort();
+        tags.dedup();
+        let distinct = ASSETS
+            .iter()
+            .map(|a| a.bytes)
+            .collect::<std::collections::HashSet<_>>();
+        assert_eq!(tags.len(), distinct.len());
     }
 
     fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
