@@ -7,7 +7,7 @@ use slowfuse_rules::{DAY_SECONDS, LeavePeriod, TimeControl};
 
 use crate::db::DbConnection;
 use crate::models::Game;
-use crate::schema::leaves;
+use crate::schema::{game_players, leaves};
 
 /// The columns that store a time control: kind, days per move, initial, increment, cap.
 pub type TimeColumns = (
@@ -104,19 +104,41 @@ pub fn from_epoch(s: i64) -> NaiveDateTime {
     chrono::DateTime::from_timestamp(s, 0).map_or(NaiveDateTime::MIN, |d| d.naive_utc())
 }
 
-/// Players' leave as periods for clock arithmetic, each user's in start order, read in one
-/// query for all of them.
-pub fn leave_periods_of(
+/// The leave of a game's seated players as periods for clock arithmetic, each user's in start
+/// order, read in one query for all of them. The query has one shape whatever the number of
+/// players, so that the database keeps it prepared (a list of ids would be parsed anew each
+/// time on SQLite).
+pub fn game_leave_periods(
     conn: &mut DbConnection,
-    user_ids: &[i64],
+    game_id: i64,
 ) -> QueryResult<Vec<(i64, LeavePeriod)>> {
     let rows: Vec<(i64, NaiveDateTime, NaiveDateTime)> = leaves::table
-        .filter(leaves::user_id.eq_any(user_ids))
+        .filter(
+            leaves::user_id.eq_any(
+                game_players::table
+                    .filter(game_players::game_id.eq(game_id))
+                    .select(game_players::user_id),
+            ),
+        )
         .order((leaves::user_id.asc(), leaves::starts_at.asc()))
         .select((leaves::user_id, leaves::starts_at, leaves::ends_at))
         .load(conn)?;
-    Ok(rows
-        .into_iter()
+    Ok(periods(rows))
+}
+
+/// One player's leave as periods for clock arithmetic.
+pub fn leave_periods(conn: &mut DbConnection, user_id: i64) -> QueryResult<Vec<LeavePeriod>> {
+    let rows: Vec<(i64, NaiveDateTime, NaiveDateTime)> = leaves::table
+        .filter(leaves::user_id.eq(user_id))
+        .order(leaves::starts_at.asc())
+        .select((leaves::user_id, leaves::starts_at, leaves::ends_at))
+        .load(conn)?;
+    Ok(periods(rows).into_iter().map(|(_, p)| p).collect())
+}
+
+/// Leave rows (user, start, end) as periods by user.
+fn periods(rows: Vec<(i64, NaiveDateTime, NaiveDateTime)>) -> Vec<(i64, LeavePeriod)> {
+    rows.into_iter()
         .map(|(user, start, end)| {
             let period = LeavePeriod {
                 start: epoch(start),
@@ -124,13 +146,5 @@ pub fn leave_periods_of(
             };
             (user, period)
         })
-        .collect())
-}
-
-/// One player's leave as periods for clock arithmetic.
-pub fn leave_periods(conn: &mut DbConnection, user_id: i64) -> QueryResult<Vec<LeavePeriod>> {
-    Ok(leave_periods_of(conn, &[user_id])?
-        .into_iter()
-        .map(|(_, p)| p)
-        .collect())
+        .collect()
 }

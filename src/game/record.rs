@@ -7,7 +7,7 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use slowfuse_rules::{Color, EndReason, LeavePeriod, Outcome};
 
-use super::clock::leave_periods_of;
+use super::clock::game_leave_periods;
 use super::seat::{Seat, parse_color};
 use super::status::GameStatus;
 use crate::db::DbConnection;
@@ -119,6 +119,12 @@ pub struct CorruptGame {
 }
 
 impl GameRecord {
+    /// Whether one of the computer's accounts sits in the game: only then is there a reason to
+    /// wake the computer after a player acts.
+    pub fn seats_a_computer(&self) -> bool {
+        self.players.iter().any(|p| p.computer_level.is_some())
+    }
+
     /// The player in one seat.
     pub fn player(&self, seat: Seat) -> Option<&SeatedPlayer> {
         self.players.iter().find(|p| p.seat == seat)
@@ -335,8 +341,7 @@ fn load_players(conn: &mut DbConnection, game_id: i64) -> QueryResult<Vec<Seated
             computer_players::level.nullable(),
         ))
         .load::<(i64, String, i32, String, Option<i64>, Option<String>)>(conn)?;
-    let ids: Vec<i64> = rows.iter().map(|r| r.0).collect();
-    let leave = leave_periods_of(conn, &ids)?;
+    let leave = game_leave_periods(conn, game_id)?;
     Ok(rows
         .into_iter()
         .filter_map(
