@@ -708,7 +708,9 @@ async fn run_action(
     let record = state
         .db(move |c| play::act(c, &records, now, max, &req))
         .await??;
-    state.wake_computer();
+    if record.seats_a_computer() {
+        state.wake_computer();
+    }
     game_answer(&state, record, Some(viewer)).await
 }
 

@@ -209,8 +209,10 @@ pub async fn act(
     };
     match outcome {
         Ok(record) => {
-            state.wake_computer();
-            await_computer(&state, id).await?;
+            if record.seats_a_computer() {
+                state.wake_computer();
+                await_computer(&state, id).await?;
+            }
             session::flash(&session, "info", done_text(&action, &record, me, form.ply));
             let moved = matches!(action, Action::Move(_) | Action::MoveAndOfferDraw(_));
             if form.then.as_deref() == Some("next") && moved {
