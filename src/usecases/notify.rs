@@ -260,27 +260,13 @@ fn supersede(
     kinds: &[Kind],
     reason: &str,
 ) -> QueryResult<usize> {
-    supersede_for(conn, game_id, kinds, None, reason)
-}
-
-/// As [`supersede`], only the mails to `users` when given.
-fn supersede_for(
-    conn: &mut DbConnection,
-    game_id: i64,
-    kinds: &[Kind],
-    users: Option<&[i64]>,
-    reason: &str,
-) -> QueryResult<usize> {
     let kinds: Vec<&str> = kinds.iter().map(|k| k.as_str()).collect();
-    let mut waiting = outbox::table
+    let ids: Vec<i64> = outbox::table
         .filter(outbox::game_id.eq(game_id))
         .filter(outbox::kind.eq_any(kinds))
         .filter(outbox::status.eq(status::PENDING))
-        .into_boxed();
-    if let Some(users) = users {
-        waiting = waiting.filter(outbox::user_id.eq_any(users.to_vec()));
-    }
-    let ids: Vec<i64> = waiting.select(outbox::id).load(conn)?;
+        .select(outbox::id)
+        .load(conn)?;
     if ids.is_empty() {
         return Ok(0);
     }
@@ -301,29 +287,48 @@ pub fn your_turn(
     game_id: i64,
     board: i32,
 ) -> QueryResult<()> {
-    // Only this board's waiting "your move": in bughouse the other board's stands.
-    let board_players: Vec<i64> = game_players::table
-        .filter(game_players::game_id.eq(game_id))
-        .filter(game_players::board.eq(board))
-        .select(game_players::user_id)
-        .load(conn)?;
-    supersede_for(
-        conn,
-        game_id,
-        &[Kind::YourTurn],
-        Some(&board_players),
-        "superseded by a later move",
-    )?;
     let (state, turn, ply): (String, String, i32) = games::table
         .inner_join(game_boards::table)
         .filter(games::id.eq(game_id))
         .filter(game_boards::board.eq(board))
         .select((games::status, game_boards::turn, games::ply))
         .first(conn)?;
-    if state != GameStatus::Started.as_str() {
-        return Ok(());
-    }
-    let Some(user_id) = seat(conn, game_id, board, &turn)? else {
+    let to_move = if state == GameStatus::Started.as_str() {
+        seat(conn, game_id, board, &turn)?
+    } else {
+        None
+    };
+    your_turn_of(conn, now, (game_id, board, ply), to_move)
+}
+
+/// [`your_turn`] when the caller knows the game's ply after the move and who is to move on
+/// `board` now (`None`: nobody, the game is over): cancels the board's waiting "your move"
+/// mails and records the new one.
+pub fn your_turn_of(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    (game_id, board, ply): (i64, i32, i32),
+    to_move: Option<i64>,
+) -> QueryResult<()> {
+    // Only this board's waiting "your move": in bughouse the other board's stands. One
+    // statement of one shape, whatever the number of players, so that it stays prepared.
+    let board_players = game_players::table
+        .filter(game_players::game_id.eq(game_id))
+        .filter(game_players::board.eq(board))
+        .select(game_players::user_id);
+    diesel::update(
+        outbox::table
+            .filter(outbox::game_id.eq(game_id))
+            .filter(outbox::kind.eq(Kind::YourTurn.as_str()))
+            .filter(outbox::status.eq(status::PENDING))
+            .filter(outbox::user_id.eq_any(board_players)),
+    )
+    .set((
+        outbox::status.eq(status::CANCELLED),
+        outbox::last_error.eq("superseded by a later move"),
+    ))
+    .execute(conn)?;
+    let Some(user_id) = to_move else {
         return Ok(());
     };
     let key = format!("your_turn:{game_id}:{ply}:{user_id}");

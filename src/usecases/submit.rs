@@ -125,10 +125,22 @@ pub fn store_prepared(
             draw_offer: prepared.draw_offer,
         },
     )?;
-    if let Some(outcome) = prepared.after.outcome() {
-        finish_game(conn, now, record.game.id, &outcome)?;
+    let outcome = prepared.after.outcome();
+    if let Some(outcome) = &outcome {
+        finish_game(conn, now, record.game.id, outcome)?;
     }
-    crate::usecases::notify::your_turn(conn, now, record.game.id, seat.board)?;
+    // Who is to move now is known from the record: no need to read it back.
+    let to_move = match outcome {
+        Some(_) => None,
+        None => record
+            .player(Seat {
+                board: seat.board,
+                color: prepared.after.turn(),
+            })
+            .map(|p| p.user_id),
+    };
+    let after = (record.game.id, seat.board, record.game.ply + 1);
+    crate::usecases::notify::your_turn_of(conn, now, after, to_move)?;
     Ok(())
 }
 
