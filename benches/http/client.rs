@@ -166,15 +166,25 @@ impl Tally {
     /// Counts one reply; true when it has the expected status.
     pub fn record(&mut self, reply: &Reply, started: Instant, ok_status: u16) -> bool {
         if reply.status == ok_status {
-            let us = started.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;
-            self.latencies_us.push(us);
+            self.record_success(started);
             return true;
         }
-        *self.errors.entry(reply.status).or_default() += 1;
-        if self.first_error.is_none() {
-            self.first_error = Some(format!("{} {}", reply.status, reply.text()));
-        }
+        self.record_failure(reply.status, format!("{} {}", reply.status, reply.text()));
         false
+    }
+
+    /// Counts one success that began at `started`.
+    pub fn record_success(&mut self, started: Instant) {
+        let us = started.elapsed().as_micros().min(u128::from(u32::MAX)) as u32;
+        self.latencies_us.push(us);
+    }
+
+    /// Counts one failure, keeping the first one's words.
+    pub fn record_failure(&mut self, status: u16, words: String) {
+        *self.errors.entry(status).or_default() += 1;
+        if self.first_error.is_none() {
+            self.first_error = Some(words);
+        }
     }
 
     pub fn merge(&mut self, other: Tally) {

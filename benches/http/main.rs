@@ -1,34 +1,43 @@
-//! HTTP benchmark: move submissions and game-page requests per second against the real server on SQLite and PostgreSQL, for short and long games, beside the bare web stack, the bare rules and (optionally) another build of the server.
+//! HTTP benchmark: move submissions and game-page requests per second against the real server
+//! on SQLite and PostgreSQL, for short and long games, by 1, 16 and 64 clients, beside the bare
+//! limits of what it is built on (a SQLite commit loop, `pgbench -N`, an actix-web hello-world
+//! answering the same bytes, the bare rules), with the server's CPU time and memory, and
+//! (optionally) beside another build of the server.
 //!
 //! Run with `cargo bench --bench http` (see `docs/benchmarks.md`). Settings, all optional:
-//! `SLOWFUSE_BENCH_SECONDS` (per measurement, default 5), `SLOWFUSE_BENCH_CLIENTS` (concurrent
-//! keep-alive clients, default 8), `SLOWFUSE_BENCH_POSTGRES` or else `SLOWFUSE_TEST_POSTGRES`
-//! (a PostgreSQL server URL whose role may create databases), `SLOWFUSE_BENCH_BINARY` (another
-//! build's `slowfuse` binary, measured row by row beside this one) with
-//! `SLOWFUSE_BENCH_BINARY_LABEL` (its name in the rows, default `other`), any
+//! `SLOWFUSE_BENCH_SECONDS` (per measurement, default 5), `SLOWFUSE_BENCH_CLIENTS` (the numbers
+//! of concurrent keep-alive clients, default `1,16,64`), `SLOWFUSE_BENCH_POSTGRES` or else
+//! `SLOWFUSE_TEST_POSTGRES` (a PostgreSQL server URL whose role may create databases),
+//! `SLOWFUSE_BENCH_BINARY` (another build's `slowfuse` binary, measured row by row beside this
+//! one) with `SLOWFUSE_BENCH_BINARY_LABEL` (its name in the rows, default `other`),
+//! `SLOWFUSE_BENCH_ROWS` (only the rows whose label holds this text), any
 //! `SLOWFUSE__SECTION__KEY` server setting, and `RUST_LOG=error` to see the server's own
-//! errors. When `wrk` is on the `PATH`, it measures the same GET URLs too.
+//! errors. When `wrk` is on the `PATH`, it measures some GET URLs too; when `pgbench` is, it
+//! gives the PostgreSQL moves their limit.
 
+mod bare;
 mod client;
 mod lines;
 mod report;
 mod rules;
 mod servers;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::net::SocketAddr;
 use std::ops::Range;
 use std::process::Command;
 use std::sync::Barrier;
 use std::time::{Duration, Instant};
 
+use actix_web::web::Bytes;
 use serde_json::{Value, json};
 
+use bare::{BareCommits, HelloWorld};
 use client::{Http, Tally};
 use lines::Lines;
-use report::{Report, Response, Row, SETUP_FAILURES, load_average, print_header, truncate};
+use report::{Report, Response, Row, SETUP_FAILURES, Usage, load_average, print_header, truncate};
 use rules::rules_baselines;
-use servers::{Build, Server};
+use servers::{Build, CpuUsed, Server};
 
 /// A quiet 40-ply line (no capture, no check, no position five times), legal in standard and
 /// atomic chess alike; the short move rows and the 40-ply page play it from the start.
@@ -57,6 +66,17 @@ pub const PAGE_PLIES: [usize; 3] = [20, 100, 300];
 pub const PAWN_ALLOWED: u32 = 30;
 pub const PAWN_DUE: u32 = 120;
 
+/// The `build` of the hello-world's rows.
+pub const HELLO_WORLD: &str = "hello-world";
+
+/// When the servers' memory is read, in order.
+pub const MEMORY_STAGES: [&str; 4] = [
+    "just started",
+    "after setup",
+    "after the moves",
+    "after the reads",
+];
+
 /// The route of the move rows.
 pub const MOVES: &str = "POST /api/v1/games/{id}/moves";
 
@@ -64,7 +84,8 @@ pub const MOVES: &str = "POST /api/v1/games/{id}/moves";
 #[derive(Clone, Copy)]
 pub struct BenchConfig {
     pub seconds: f64,
-    pub clients: usize,
+    /// The numbers of concurrent clients to measure with, from fewest to most.
+    pub clients: &'static [usize],
 }
 
 impl BenchConfig {
@@ -76,9 +97,35 @@ impl BenchConfig {
                 .filter(|v| *v > 0.0)
                 .unwrap_or(default)
         };
+        let clients = std::env::var("SLOWFUSE_BENCH_CLIENTS").unwrap_or_else(|_| "1,16,64".into());
+        let mut clients: Vec<usize> = clients
+            .split(',')
+            .map(|n| match n.trim().parse::<usize>() {
+                Ok(n) if n > 0 => n,
+                _ => panic!("SLOWFUSE_BENCH_CLIENTS: {n:?} is not a number of clients"),
+            })
+            .collect();
+        clients.sort_unstable();
+        clients.dedup();
         BenchConfig {
             seconds: number("SLOWFUSE_BENCH_SECONDS", 5.0),
-            clients: number("SLOWFUSE_BENCH_CLIENTS", 8.0).max(1.0) as usize,
+            clients: clients.leak(),
+        }
+    }
+
+    /// The most clients measured with: the long moves and the comparisons of game lengths.
+    pub fn most_clients(&self) -> usize {
+        self.clients.last().copied().unwrap_or(1)
+    }
+
+    /// The numbers of clients the reads are measured with: all but one client, unless that is
+    /// all there is (one reader says little about a server of many cores).
+    fn reading_clients(&self) -> Vec<usize> {
+        let many: Vec<usize> = self.clients.iter().copied().filter(|&n| n > 1).collect();
+        if many.is_empty() {
+            self.clients.to_vec()
+        } else {
+            many
         }
     }
 
@@ -117,13 +164,16 @@ fn main() {
     }
     eprintln!("{} done", chrono::Utc::now().format("%H:%M:%S"));
     report.print(&rules);
-    report.print_game_lengths(&builds, config.clients);
+    report.print_game_lengths(&builds, config.most_clients());
+    report.print_limits(&config);
+    report.print_memory();
     report.print_builds(&builds);
     println!("load average at the end: {}", load_average());
 }
 
 /// Starts each build's server on a fresh database, sets each up, then measures every row on
-/// each build in turn (the other build first), so that both see the same moments of the run.
+/// each build in turn (the other build first), so that both see the same moments of the run;
+/// the bare limits once per row, between.
 fn measure_database(
     db: &'static str,
     postgres: Option<&str>,
@@ -140,19 +190,61 @@ fn measure_database(
         .iter()
         .zip(builds)
         .map(|(server, build)| Run {
-            addr: server.addr,
+            server,
             db,
             build: &build.label,
             config,
             lines,
         })
         .collect();
+    let note_memory = |report: &mut Report, stage: &'static str| {
+        for run in &runs {
+            let memory = run.server.memory();
+            report
+                .memory
+                .push((db, run.build.to_string(), stage, memory));
+        }
+    };
+    note_memory(report, MEMORY_STAGES[0]);
     let setups: Vec<Setup> = runs.iter().map(Run::set_up).collect();
-    for step in steps(config.clients) {
-        for (run, setup) in runs.iter().zip(&setups) {
-            run.measure(step, setup, report);
+    note_memory(report, MEMORY_STAGES[1]);
+    let steps = steps(&config);
+    let hello = steps
+        .iter()
+        .any(|step| matches!(step, Step::HelloWorld(r, _) if wanted(&r.what())))
+        .then(|| HelloWorld::start(runs[0].bodies(&setups[0], &steps)));
+    let mut bare = BareCommits::new(db, postgres);
+    let mut moves_noted = false;
+    for step in steps {
+        if !moves_noted && matches!(step, Step::Get(..) | Step::HelloWorld(..)) {
+            note_memory(report, MEMORY_STAGES[2]);
+            moves_noted = true;
+        }
+        match step {
+            Step::BareCommits(clients) => {
+                if wanted(&step_label(step)) {
+                    report.rows.extend(bare.measure(clients, config.window()));
+                }
+            }
+            Step::HelloWorld(resource, clients) => {
+                if let Some(hello) = hello.as_ref().filter(|_| wanted(&resource.what())) {
+                    let path = format!("/{}", resource.slug());
+                    let (tally, elapsed) = hammer(hello.addr, clients, config.window(), &path);
+                    let build = (db, HELLO_WORLD);
+                    let what = resource.what();
+                    report
+                        .rows
+                        .push(Row::measured(build, &what, clients, tally, elapsed));
+                }
+            }
+            step => {
+                for (run, setup) in runs.iter().zip(&setups) {
+                    run.measure(step, setup, report);
+                }
+            }
         }
     }
+    note_memory(report, MEMORY_STAGES[3]);
 }
 
 fn postgres_server() -> Option<String> {
@@ -165,9 +257,9 @@ fn postgres_server() -> Option<String> {
 // ---------------------------------------------------------------------------------------------
 // Driving the server
 
-/// One build's measurements on one database: where its server is and how to load it.
+/// One build's measurements on one database: its server and how to load it.
 pub struct Run<'a> {
-    pub addr: SocketAddr,
+    pub server: &'a Server,
     pub db: &'static str,
     pub build: &'a str,
     pub config: BenchConfig,
@@ -186,15 +278,19 @@ pub struct Setup {
     long_games: BTreeMap<usize, i64>,
 }
 
-/// One measurement, made on every build in turn before the next.
+/// One measurement, made on every build in turn before the next (the bare ones once).
 #[derive(Clone, Copy)]
 enum Step {
     /// The 40-ply line, by this many clients.
     ShortMoves(usize),
-    /// Plies `LONG_FROM` and on of the long line, by all clients.
+    /// The bare database's commits, by this many clients.
+    BareCommits(usize),
+    /// Plies `LONG_FROM` and on of the long line, by the most clients.
     LongMoves,
-    /// A GET, by all clients.
-    Get(Resource),
+    /// A GET, by this many clients.
+    Get(Resource, usize),
+    /// The same bytes from the actix-web hello-world, by this many clients.
+    HelloWorld(Resource, usize),
 }
 
 /// What the GET rows ask for.
@@ -228,24 +324,50 @@ impl Resource {
         }
     }
 
+    /// Its path on the hello-world.
+    fn slug(self) -> String {
+        match self {
+            Resource::Page(n) => format!("page-{}", n.unwrap_or(LINE.len())),
+            Resource::Json(n) => format!("json-{}", n.unwrap_or(LINE.len())),
+            Resource::StyleSheet => "css".into(),
+        }
+    }
+
+    /// The content type the server answers it with.
+    fn content_type(self) -> &'static str {
+        match self {
+            Resource::Page(_) => "text/html; charset=utf-8",
+            Resource::Json(_) => "application/json",
+            Resource::StyleSheet => "text/css; charset=utf-8",
+        }
+    }
+
     /// wrk checks our client on the rows measured since the first run, not on every length.
     fn with_wrk(self) -> bool {
         !matches!(self, Resource::Page(Some(_)) | Resource::Json(Some(_)))
     }
 }
 
-/// Every measurement of a run, in order.
-fn steps(clients: usize) -> Vec<Step> {
-    let mut steps = vec![Step::ShortMoves(1)];
-    if clients > 1 {
+/// Every measurement of a run, in order: the moves by each number of clients with the bare
+/// commits beside them, the long game's moves, then each read by each number of readers with
+/// the hello-world beside it.
+fn steps(config: &BenchConfig) -> Vec<Step> {
+    let mut steps = Vec::new();
+    for &clients in config.clients {
         steps.push(Step::ShortMoves(clients));
+        steps.push(Step::BareCommits(clients));
     }
     steps.push(Step::LongMoves);
-    steps.push(Step::Get(Resource::Page(None)));
-    steps.push(Step::Get(Resource::Json(None)));
-    steps.extend(PAGE_PLIES.map(|n| Step::Get(Resource::Page(Some(n)))));
-    steps.extend(PAGE_PLIES.map(|n| Step::Get(Resource::Json(Some(n)))));
-    steps.push(Step::Get(Resource::StyleSheet));
+    let mut resources = vec![Resource::Page(None), Resource::Json(None)];
+    resources.extend(PAGE_PLIES.map(|n| Resource::Page(Some(n))));
+    resources.extend(PAGE_PLIES.map(|n| Resource::Json(Some(n))));
+    resources.push(Resource::StyleSheet);
+    for clients in config.reading_clients() {
+        for &resource in &resources {
+            steps.push(Step::Get(resource, clients));
+            steps.push(Step::HelloWorld(resource, clients));
+        }
+    }
     steps
 }
 
@@ -379,7 +501,7 @@ impl Run<'_> {
     /// should and go on.
     fn set_up(&self) -> Setup {
         let (pairs, short_game, rate) = self.warm_up();
-        let mut http = Http::new(self.addr);
+        let mut http = Http::new(self.server.addr);
         let long_games: BTreeMap<usize, i64> = PAGE_PLIES
             .iter()
             .map(|&n| (n, game_at_ply(&mut http, &pairs[0], &self.lines.long, n)))
@@ -411,10 +533,10 @@ impl Run<'_> {
     fn warm_up(&self) -> (Vec<Pair>, i64, f64) {
         let sans = &self.lines.short[..];
         let results: Vec<(Pair, i64, Duration)> = std::thread::scope(|s| {
-            let handles: Vec<_> = (0..self.config.clients)
+            let handles: Vec<_> = (0..self.config.most_clients())
                 .map(|i| {
                     s.spawn(move || {
-                        let mut http = Http::new(self.addr);
+                        let mut http = Http::new(self.server.addr);
                         let pair = Pair {
                             white: user_token(&mut http, &format!("white{i}")),
                             black: user_token(&mut http, &format!("black{i}")),
@@ -446,7 +568,10 @@ impl Run<'_> {
         // serialises writers); more are made on the fly if they run out.
         let expected_rate = 2.0 * setup.rate;
         let (pairs, stretch) = match step {
-            Step::Get(resource) => return self.measure_get(resource, setup, report),
+            Step::Get(resource, clients) => {
+                return self.measure_get(resource, clients, setup, report);
+            }
+            Step::BareCommits(_) | Step::HelloWorld(..) => return,
             Step::ShortMoves(clients) => {
                 let sans = &self.lines.short;
                 (&setup.pairs[..clients], Stretch { sans, from: 0 })
@@ -467,24 +592,29 @@ impl Run<'_> {
     }
 
     /// One GET row, and wrk's beside it where it applies.
-    fn measure_get(&self, resource: Resource, setup: &Setup, report: &mut Report) {
+    fn measure_get(&self, resource: Resource, clients: usize, setup: &Setup, report: &mut Report) {
         let (what, path) = (resource.what(), resource.path(setup));
         if !wanted(&what) {
             return;
         }
-        let reply = Http::new(self.addr).send("GET", &path, None, None);
+        let reply = Http::new(self.server.addr).send("GET", &path, None, None);
         let at = format!("{} {}", self.db, self.build);
         assert_eq!(reply.status, 200, "{at}: GET {path}: {}", reply.text());
-        report.responses.push(Response {
-            database: self.db,
-            build: self.build.to_string(),
-            what: what.clone(),
-            bytes: reply.body.len(),
-            sets_cookie: reply.sets_cookie,
+        let seen = report.responses.iter().any(|r| {
+            (r.database, r.build.as_str(), r.what.as_str()) == (self.db, self.build, &what)
         });
-        report.rows.push(self.hammer(&what, &path));
+        if !seen {
+            report.responses.push(Response {
+                database: self.db,
+                build: self.build.to_string(),
+                what: what.clone(),
+                bytes: reply.body.len(),
+                sets_cookie: reply.sets_cookie,
+            });
+        }
+        report.rows.push(self.hammer(&what, &path, clients));
         if resource.with_wrk() {
-            report.rows.extend(self.wrk(&what, &path));
+            report.rows.extend(self.wrk(&what, &path, clients));
         }
     }
 
@@ -502,13 +632,13 @@ impl Run<'_> {
         let per_game = stretch.plies().len() * pairs.len();
         let games_each = (moves_needed / per_game as f64).ceil() as usize;
         let barrier = Barrier::new(pairs.len() + 1);
-        let (tally, made, elapsed) = std::thread::scope(|s| {
+        let (tally, made, elapsed, before) = std::thread::scope(|s| {
             let handles: Vec<_> = pairs
                 .iter()
                 .map(|pair| {
                     let barrier = &barrier;
                     s.spawn(move || {
-                        let mut http = Http::new(self.addr);
+                        let mut http = Http::new(self.server.addr);
                         let games: Vec<i64> = (0..=games_each)
                             .map(|_| game_at_ply(&mut http, pair, stretch.sans, stretch.from))
                             .collect();
@@ -518,6 +648,7 @@ impl Run<'_> {
                 })
                 .collect();
             barrier.wait();
+            let before = self.server.cpu_used();
             let started = Instant::now();
             let mut all = Tally::default();
             let mut made = 0;
@@ -526,7 +657,7 @@ impl Run<'_> {
                 all.merge(tally);
                 made += n;
             }
-            (all, made, started.elapsed())
+            (all, made, started.elapsed(), before)
         });
         let what = stretch.what();
         if made > 0 {
@@ -537,7 +668,7 @@ impl Run<'_> {
             );
             report.notes.push(note);
         }
-        Row::from_tally(self, &what, pairs.len(), tally, elapsed)
+        self.row_with_usage(&what, pairs.len(), tally, elapsed, before)
     }
 
     /// Plays the prepared games one after another for the window; returns what was seen and
@@ -564,52 +695,58 @@ impl Run<'_> {
         (tally, made)
     }
 
-    /// GETs one path from every client, back to back, for the window.
-    fn hammer(&self, what: &str, path: &str) -> Row {
-        let clients = self.config.clients;
-        let barrier = Barrier::new(clients + 1);
-        let (tally, elapsed) = std::thread::scope(|s| {
-            let handles: Vec<_> = (0..clients)
-                .map(|_| {
-                    let barrier = &barrier;
-                    s.spawn(move || {
-                        let mut http = Http::new(self.addr);
-                        for _ in 0..20 {
-                            http.send("GET", path, None, None);
-                        }
-                        barrier.wait();
-                        let deadline = Instant::now() + self.config.window();
-                        let mut tally = Tally::default();
-                        while Instant::now() < deadline {
-                            let started = Instant::now();
-                            let reply = http.send("GET", path, None, None);
-                            tally.record(&reply, started, 200);
-                        }
-                        tally
-                    })
-                })
-                .collect();
-            barrier.wait();
-            let started = Instant::now();
-            let mut all = Tally::default();
-            for h in handles {
-                all.merge(h.join().expect("reader"));
-            }
-            (all, started.elapsed())
-        });
-        Row::from_tally(self, what, clients, tally, elapsed)
+    /// GETs one path from `clients` clients, back to back, for the window.
+    fn hammer(&self, what: &str, path: &str, clients: usize) -> Row {
+        let before = self.server.cpu_used();
+        let (tally, elapsed) = hammer(self.server.addr, clients, self.config.window(), path);
+        self.row_with_usage(what, clients, tally, elapsed, before)
+    }
+
+    /// A row of this run's server, with what the server used since `before`.
+    fn row_with_usage(
+        &self,
+        what: &str,
+        clients: usize,
+        tally: Tally,
+        elapsed: Duration,
+        before: CpuUsed,
+    ) -> Row {
+        let after = self.server.cpu_used();
+        let requests = tally.latencies_us.len();
+        let usage = Usage::new(before, after, requests, self.server.memory());
+        let mut row = Row::from_tally(self, what, clients, tally, elapsed);
+        row.usage = Some(usage);
+        row
+    }
+
+    /// The bytes the server answers for every resource a hello-world row asks for, by their
+    /// paths on the hello-world.
+    fn bodies(&self, setup: &Setup, steps: &[Step]) -> HashMap<String, (&'static str, Bytes)> {
+        let mut http = Http::new(self.server.addr);
+        steps
+            .iter()
+            .filter_map(|step| match step {
+                Step::HelloWorld(resource, _) => Some(*resource),
+                _ => None,
+            })
+            .map(|resource| {
+                let reply = http.send("GET", &resource.path(setup), None, None);
+                assert_eq!(reply.status, 200, "GET {}", resource.what());
+                let answer = (resource.content_type(), Bytes::from(reply.body));
+                (format!("/{}", resource.slug()), answer)
+            })
+            .collect()
     }
 
     /// The same GET with `wrk` (two threads, as many connections as clients), if installed.
-    fn wrk(&self, what: &str, path: &str) -> Option<Row> {
-        let clients = self.config.clients;
+    fn wrk(&self, what: &str, path: &str, clients: usize) -> Option<Row> {
         let seconds = self.config.seconds.round().max(1.0) as u64;
         let output = Command::new("wrk")
             .arg(format!("-t{}", clients.min(2)))
             .arg(format!("-c{clients}"))
             .arg(format!("-d{seconds}s"))
             .arg("--latency")
-            .arg(format!("http://{}{path}", self.addr))
+            .arg(format!("http://{}{path}", self.server.addr))
             .output()
             .ok()?;
         let text = String::from_utf8_lossy(&output.stdout);
@@ -648,6 +785,7 @@ impl Run<'_> {
             } else {
                 failures.join(", ")
             },
+            usage: None,
         })
     }
 }
@@ -661,10 +799,45 @@ fn wanted(label: &str) -> bool {
 /// The label of a step's rows, for [`wanted`].
 fn step_label(step: Step) -> String {
     match step {
-        Step::Get(resource) => resource.what(),
-        Step::ShortMoves(_) => "POST /api/v1/games/{id}/moves".to_string(),
+        Step::Get(resource, _) | Step::HelloWorld(resource, _) => resource.what(),
+        Step::ShortMoves(_) | Step::BareCommits(_) => "POST /api/v1/games/{id}/moves".to_string(),
         Step::LongMoves => format!("POST /api/v1/games/{{id}}/moves, plies {LONG_FROM}+"),
     }
+}
+
+/// GETs `path` from `clients` keep-alive clients at `addr`, back to back for `window` after
+/// twenty requests each to warm up; returns what they saw and how long they took.
+fn hammer(addr: SocketAddr, clients: usize, window: Duration, path: &str) -> (Tally, Duration) {
+    let barrier = Barrier::new(clients + 1);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..clients)
+            .map(|_| {
+                let barrier = &barrier;
+                s.spawn(move || {
+                    let mut http = Http::new(addr);
+                    for _ in 0..20 {
+                        http.send("GET", path, None, None);
+                    }
+                    barrier.wait();
+                    let deadline = Instant::now() + window;
+                    let mut tally = Tally::default();
+                    while Instant::now() < deadline {
+                        let started = Instant::now();
+                        let reply = http.send("GET", path, None, None);
+                        tally.record(&reply, started, 200);
+                    }
+                    tally
+                })
+            })
+            .collect();
+        barrier.wait();
+        let started = Instant::now();
+        let mut all = Tally::default();
+        for h in handles {
+            all.merge(h.join().expect("reader"));
+        }
+        (all, started.elapsed())
+    })
 }
 
 /// Reads one of wrk's durations (`850.00us`, `1.23ms`, `1.02s`) as milliseconds.

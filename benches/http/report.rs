@@ -5,12 +5,13 @@ use std::process::Command;
 use std::sync::Mutex;
 use std::time::Duration;
 
+use crate::bare::{PGBENCH, SQLITE_COMMIT};
 use crate::client::Tally;
 use crate::lines::Lines;
-use crate::servers::Build;
+use crate::servers::{Build, CpuUsed, Memory};
 use crate::{
-    BenchConfig, LINE, LONG_FROM, LONG_PLIES, MOVES, PAGE_PLIES, Resource, Run, VARIANT,
-    moves_label,
+    BenchConfig, HELLO_WORLD, LINE, LONG_FROM, LONG_PLIES, MEMORY_STAGES, MOVES, PAGE_PLIES,
+    Resource, Run, VARIANT, moves_label,
 };
 
 /// One line of the results table.
@@ -24,11 +25,53 @@ pub struct Row {
     pub p50_ms: f64,
     pub p99_ms: f64,
     pub failures: String,
+    /// What the row's window cost the machine, for the rows of a server under test.
+    pub usage: Option<Usage>,
+}
+
+/// What a server used during one row's window, per successful request, and its resident
+/// memory at the end of the window.
+#[derive(Clone, Copy)]
+pub struct Usage {
+    pub server_cpu_us: f64,
+    /// PostgreSQL's server processes for this database (none on SQLite: it is in the server).
+    pub database_cpu_us: Option<f64>,
+    pub resident_mb: f64,
+}
+
+impl Usage {
+    /// The CPU used between `before` and `after` spread over `requests`, and `memory`.
+    pub fn new(before: CpuUsed, after: CpuUsed, requests: usize, memory: Memory) -> Usage {
+        let per_request = |used: Duration| used.as_secs_f64() * 1e6 / requests.max(1) as f64;
+        let database = match (before.database, after.database) {
+            (Some(before), Some(after)) => Some(per_request(after.saturating_sub(before))),
+            _ => None,
+        };
+        Usage {
+            server_cpu_us: per_request(after.server.saturating_sub(before.server)),
+            database_cpu_us: database,
+            resident_mb: memory.resident_mb,
+        }
+    }
 }
 
 impl Row {
+    /// The row of a server under test: our client's tally over `elapsed`.
     pub fn from_tally(
         run: &Run,
+        what: &str,
+        clients: usize,
+        tally: Tally,
+        elapsed: Duration,
+    ) -> Row {
+        let mut row = Row::measured((run.db, run.build), what, clients, tally, elapsed);
+        row.client = format!("bench ×{clients}");
+        row
+    }
+
+    /// A row of `(database, build)`: quantiles and failures of `tally` over `elapsed`.
+    pub fn measured(
+        (database, build): (&'static str, &str),
         what: &str,
         clients: usize,
         mut tally: Tally,
@@ -42,19 +85,20 @@ impl Row {
         };
         let mean = lat.iter().map(|&us| f64::from(us)).sum::<f64>() / lat.len().max(1) as f64;
         if let Some(e) = &tally.first_error {
-            let at = format!("{} {} {what}", run.db, run.build);
+            let at = format!("{database} {build} {what}");
             eprintln!("  {at}: first failure: {}", truncate(e, 300));
         }
         Row {
-            database: run.db,
-            build: run.build.to_string(),
+            database,
+            build: build.to_string(),
             what: what.to_string(),
-            client: format!("bench ×{clients}"),
+            client: format!("×{clients}"),
             per_second: lat.len() as f64 / elapsed.as_secs_f64(),
             mean_ms: mean / 1000.0,
             p50_ms: quantile(0.50),
             p99_ms: quantile(0.99),
             failures: tally.errors_text(),
+            usage: None,
         }
     }
 }
@@ -71,6 +115,8 @@ pub struct Report {
     pub responses: Vec<Response>,
     /// Notes on the runs (games made during a window, and the like).
     pub notes: Vec<String>,
+    /// The servers' memory: database, build, stage (one of `MEMORY_STAGES`), reading.
+    pub memory: Vec<(&'static str, String, &'static str, Memory)>,
 }
 
 /// The size of one GET's answer, and whether it set a cookie.
@@ -110,7 +156,13 @@ pub fn print_header(config: &BenchConfig, lines: &Lines, builds: &[Build]) {
     );
     println!(
         "- {} s per measurement, {} concurrent keep-alive clients",
-        config.seconds, config.clients
+        config.seconds,
+        config
+            .clients
+            .iter()
+            .map(usize::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     println!(
         "- {VARIANT} games: a fixed quiet {}-ply line; a quiet {LONG_PLIES}-ply line made from a \
@@ -158,12 +210,22 @@ pub fn fraction(a: Option<f64>, b: Option<f64>) -> String {
 impl Report {
     pub fn print(&self, rules: &[(String, Duration)]) {
         println!(
-            "| database | build | request | client | per second | mean ms | p50 ms | p99 ms | failures |"
+            "| database | build | request | client | per second | mean ms | p50 ms | p99 ms | failures \
+             | server CPU µs/req | PostgreSQL CPU µs/req | server RSS MiB |"
         );
-        println!("|---|---|---|---|---:|---:|---:|---:|---|");
+        println!("|---|---|---|---|---:|---:|---:|---:|---|---:|---:|---:|");
         for r in &self.rows {
+            let usage = match r.usage {
+                None => "– | – | –".to_string(),
+                Some(u) => {
+                    let db = u
+                        .database_cpu_us
+                        .map_or("–".into(), |us| format!("{us:.0}"));
+                    format!("{:.0} | {db} | {:.1}", u.server_cpu_us, u.resident_mb)
+                }
+            };
             println!(
-                "| {} | {} | {} | {} | {:.0} | {:.2} | {:.2} | {:.2} | {} |",
+                "| {} | {} | {} | {} | {:.0} | {:.2} | {:.2} | {:.2} | {} | {usage} |",
                 r.database,
                 r.build,
                 r.what,
@@ -221,18 +283,137 @@ impl Report {
         }
     }
 
+    /// One row, if it was measured.
+    fn row(&self, database: &str, build: &str, what: &str, client: &str) -> Option<&Row> {
+        self.rows.iter().find(|r| {
+            (
+                r.database,
+                r.build.as_str(),
+                r.what.as_str(),
+                r.client.as_str(),
+            ) == (database, build, what, client)
+        })
+    }
+
+    /// Moves beside the bare commits, and reads beside the hello-world, by each number of
+    /// clients, for every build.
+    pub fn print_limits(&self, config: &BenchConfig) {
+        let builds: Vec<&str> = self
+            .rows
+            .iter()
+            .map(|r| r.build.as_str())
+            .filter(|b| !["bare", HELLO_WORLD].contains(b))
+            .fold(Vec::new(), |mut all, b| {
+                if !all.contains(&b) {
+                    all.push(b);
+                }
+                all
+            });
+        println!(
+            "Moves beside the bare database: a move's rate as a fraction of the bare commit \
+             loop's (SQLite) or `pgbench -N`'s (PostgreSQL) with as many clients (the aim: 0.50 \
+             or more, and p99 under 50 ms with {} clients)\n",
+            config.most_clients()
+        );
+        println!(
+            "| database | build | clients | moves /s | p50 ms | p99 ms | bare /s | bare p50 ms \
+             | bare p99 ms | moves ÷ bare |"
+        );
+        println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+        for db in self.databases() {
+            let bare_what = if db == "SQLite" {
+                SQLITE_COMMIT
+            } else {
+                PGBENCH
+            };
+            for build in &builds {
+                for &clients in config.clients {
+                    let Some(moves) = self.row(db, build, MOVES, &format!("bench ×{clients}"))
+                    else {
+                        continue;
+                    };
+                    let bare = self.row(db, "bare", bare_what, &format!("×{clients}"));
+                    let cell = |f: fn(&Row) -> f64, digits: usize| {
+                        bare.map_or("–".into(), |b| format!("{:.*}", digits, f(b)))
+                    };
+                    println!(
+                        "| {db} | {build} | {clients} | {:.0} | {:.2} | {:.2} | {} | {} | {} | {} |",
+                        moves.per_second,
+                        moves.p50_ms,
+                        moves.p99_ms,
+                        cell(|r| r.per_second, 0),
+                        cell(|r| r.p50_ms, 2),
+                        cell(|r| r.p99_ms, 2),
+                        fraction(Some(moves.per_second), bare.map(|b| b.per_second)),
+                    );
+                }
+            }
+        }
+        println!(
+            "\nReads beside the web stack: a GET's rate as a fraction of an actix-web \
+             hello-world's answering the same bytes with as many clients (the aim: 0.25 or \
+             more)\n"
+        );
+        println!("| database | build | request | clients | per second | hello-world /s | ÷ |");
+        println!("|---|---|---|---:|---:|---:|---:|");
+        for r in &self.rows {
+            let Some(clients) = r.client.strip_prefix("bench ×") else {
+                continue;
+            };
+            if r.what.starts_with("POST") || !builds.contains(&r.build.as_str()) {
+                continue;
+            }
+            let hello = self.row(r.database, HELLO_WORLD, &r.what, &format!("×{clients}"));
+            let hello_rate = hello.map(|h| h.per_second);
+            println!(
+                "| {} | {} | {} | {clients} | {:.0} | {} | {} |",
+                r.database,
+                r.build,
+                r.what,
+                r.per_second,
+                hello_rate.map_or("–".into(), |h| format!("{h:.0}")),
+                fraction(Some(r.per_second), hello_rate)
+            );
+        }
+        println!();
+    }
+
+    /// The servers' resident memory at each stage, and at its peak.
+    pub fn print_memory(&self) {
+        println!("The servers' resident memory, MiB (peak: the most it held up to that stage)\n");
+        println!(
+            "| database | build | {} | peak |",
+            MEMORY_STAGES.join(" | ")
+        );
+        println!("|---|---|{}---:|", "---:|".repeat(MEMORY_STAGES.len()));
+        let mut seen: Vec<(&str, &str)> = Vec::new();
+        for (db, build, _, _) in &self.memory {
+            if !seen.contains(&(db, build.as_str())) {
+                seen.push((db, build));
+            }
+        }
+        for (db, build) in seen {
+            let stages = self
+                .memory
+                .iter()
+                .filter(|m| (m.0, m.1.as_str()) == (db, build));
+            let mut cells = Vec::new();
+            let mut peak = f64::NAN;
+            for stage in MEMORY_STAGES {
+                let memory = stages.clone().find(|m| m.2 == stage).map(|m| m.3);
+                cells.push(memory.map_or("–".into(), |m| format!("{:.1}", m.resident_mb)));
+                if let Some(m) = memory {
+                    peak = m.peak_mb;
+                }
+            }
+            println!("| {db} | {build} | {} | {peak:.1} |", cells.join(" | "));
+        }
+        println!();
+    }
+
     /// The rate of one row, if it was measured.
     pub fn rate(&self, database: &str, build: &str, what: &str, client: &str) -> Option<f64> {
-        self.rows
-            .iter()
-            .find(|r| {
-                (
-                    r.database,
-                    r.build.as_str(),
-                    r.what.as_str(),
-                    r.client.as_str(),
-                ) == (database, build, what, client)
-            })
+        self.row(database, build, what, client)
             .map(|r| r.per_second)
     }
 

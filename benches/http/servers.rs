@@ -1,17 +1,14 @@
-//! The servers under test: this build in the benchmark's process or as a child process, another build beside it, each on a fresh SQLite file or PostgreSQL database.
+//! The servers under test: this build's `slowfuse` binary and, when asked, another build's, each a
+//! child process on a fresh SQLite file or PostgreSQL database; what each process uses of the
+//! machine (CPU time, resident memory) read from `/proc`.
 
 use std::net::{SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use diesel::Connection;
 use diesel::connection::SimpleConnection;
-use slowfuse::clock::SystemClock;
-use slowfuse::config::Settings;
-use slowfuse::random::SystemRandom;
-use slowfuse::startup::Application;
 
 use crate::client::Http;
 
@@ -19,23 +16,23 @@ use crate::client::Http;
 pub struct Build {
     /// Its name in the rows: `this`, or the other build's label.
     pub label: String,
-    /// The binary to start as a child process; `None`: this build, inside the benchmark.
-    pub binary: Option<PathBuf>,
+    /// The binary to start as a child process.
+    pub binary: PathBuf,
 }
 
 impl Build {
     /// The builds to measure, in the order each row is measured. With `SLOWFUSE_BENCH_BINARY`,
     /// that binary (labelled by `SLOWFUSE_BENCH_BINARY_LABEL`, else `other`) and then this
-    /// build's own binary, both as child processes so that they run alike; without it, this
-    /// build alone, inside the benchmark's process.
+    /// build's own binary (the one `cargo bench` builds beside the benchmark, same profile);
+    /// without it, this build alone. Both run as child processes, alike.
     pub fn from_env() -> Vec<Build> {
-        let this = |binary| Build {
+        let this = Build {
             label: "this".into(),
-            binary,
+            binary: PathBuf::from(env!("CARGO_BIN_EXE_slowfuse")),
         };
         let Some(other) = std::env::var_os("SLOWFUSE_BENCH_BINARY").filter(|p| !p.is_empty())
         else {
-            return vec![this(None)];
+            return vec![this];
         };
         let other = PathBuf::from(other);
         assert!(
@@ -47,31 +44,31 @@ impl Build {
             .ok()
             .filter(|l| !l.is_empty() && l != "this")
             .unwrap_or_else(|| "other".into());
-        let own = PathBuf::from(env!("CARGO_BIN_EXE_slowfuse"));
         vec![
             Build {
                 label,
-                binary: Some(other),
+                binary: other,
             },
-            this(Some(own)),
+            this,
         ]
     }
 
     pub fn describe(&self) -> String {
-        match &self.binary {
-            None => format!("`{}`: in the benchmark's process", self.label),
-            Some(path) => format!("`{}`: {}", self.label, path.display()),
-        }
+        format!("`{}`: {}", self.label, self.binary.display())
     }
 }
 
 /// One build's server, serving on a port of its own against a fresh database, until dropped.
 pub struct Server {
     pub addr: SocketAddr,
+    /// The server process's id, to read its CPU time and memory.
+    pub pid: u32,
+    /// The PostgreSQL database's name, to find the server processes that serve it.
+    pub database_name: Option<String>,
     // Fields drop in order: the process ends before its database and directory go.
-    pub _child: Option<ChildServer>,
-    pub _database: Option<PgDatabase>,
-    pub _dir: tempfile::TempDir,
+    _child: ChildServer,
+    _database: Option<PgDatabase>,
+    _dir: tempfile::TempDir,
 }
 
 /// A PostgreSQL database made for this run and dropped at its end.
@@ -129,25 +126,97 @@ impl Server {
                 format!("sqlite://{}", dir.path().join("bench.db").display()),
             ),
         };
-        let (child, addr) = match &build.binary {
-            None => {
-                let env = server_env(url, dir.path(), "127.0.0.1:0".into());
-                (None, serve_in_process(dir.path(), env))
-            }
-            Some(binary) => {
-                let addr = free_local_addr();
-                let env = server_env(url, dir.path(), addr.to_string());
-                let child = ChildServer::start(binary, dir.path(), env, addr);
-                (Some(child), addr)
-            }
-        };
+        let addr = free_local_addr();
+        let env = server_env(url, dir.path(), addr.to_string());
+        let child = ChildServer::start(&build.binary, dir.path(), env, addr);
         Server {
             addr,
+            pid: child.process.id(),
+            database_name: database.as_ref().map(|db| db.name.clone()),
             _child: child,
             _database: database,
             _dir: dir,
         }
     }
+
+    /// The CPU time the server process and, on PostgreSQL, the database's server processes
+    /// have used so far.
+    pub fn cpu_used(&self) -> CpuUsed {
+        CpuUsed {
+            server: process_cpu(self.pid).unwrap_or_default(),
+            database: self.database_name.as_deref().map(database_cpu),
+        }
+    }
+
+    /// The server process's resident memory now and at its peak.
+    pub fn memory(&self) -> Memory {
+        let status =
+            std::fs::read_to_string(format!("/proc/{}/status", self.pid)).unwrap_or_default();
+        let megabytes = |key: &str| {
+            let line = status.lines().find(|l| l.starts_with(key))?;
+            let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kb / 1024.0)
+        };
+        Memory {
+            resident_mb: megabytes("VmRSS:").unwrap_or(f64::NAN),
+            peak_mb: megabytes("VmHWM:").unwrap_or(f64::NAN),
+        }
+    }
+}
+
+/// CPU time used, by the server process and by the database's server processes.
+#[derive(Clone, Copy, Default)]
+pub struct CpuUsed {
+    pub server: Duration,
+    pub database: Option<Duration>,
+}
+
+/// A process's resident memory now and at its peak, in MiB.
+#[derive(Clone, Copy)]
+pub struct Memory {
+    pub resident_mb: f64,
+    pub peak_mb: f64,
+}
+
+/// User and system CPU time of a process, from `/proc/PID/stat`.
+fn process_cpu(pid: u32) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name in parentheses may hold spaces: count the fields after it.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_secs_f64(
+        ticks as f64 / clock_ticks_per_second(),
+    ))
+}
+
+/// The kernel's unit of `/proc` CPU times (`getconf CLK_TCK`, 100 on Linux almost always).
+fn clock_ticks_per_second() -> f64 {
+    static TICKS: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
+    *TICKS.get_or_init(|| {
+        Command::new("getconf")
+            .arg("CLK_TCK")
+            .output()
+            .ok()
+            .and_then(|out| String::from_utf8_lossy(&out.stdout).trim().parse().ok())
+            .unwrap_or(100.0)
+    })
+}
+
+/// CPU time of the PostgreSQL server processes serving `database` now (their titles read
+/// `postgres: [CLUSTER:] USER DATABASE HOST…`); connections that closed take theirs with them.
+fn database_cpu(database: &str) -> Duration {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Duration::ZERO;
+    };
+    entries
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            let title = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            let title = String::from_utf8_lossy(&title);
+            title.starts_with("postgres:") && title.split_whitespace().any(|w| w == database)
+        })
+        .filter_map(process_cpu)
+        .sum()
 }
 
 /// The server's environment: the `SLOWFUSE__*` settings of ours, then the database, the
@@ -163,24 +232,6 @@ pub fn server_env(url: String, dir: &Path, bind: String) -> Vec<(String, String)
     env
 }
 
-/// Runs this build's application on a thread of this process, exactly as the tests do;
-/// returns where it listens.
-pub fn serve_in_process(dir: &Path, env: Vec<(String, String)>) -> SocketAddr {
-    // The temp dir holds no TOML: only the built-in defaults and the environment apply.
-    let settings = Settings::load_from(dir, env).expect("settings");
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        actix_web::rt::System::new().block_on(async move {
-            let app = Application::build(settings, Arc::new(SystemClock), Arc::new(SystemRandom))
-                .expect("build app");
-            tx.send(app.port()).expect("report the port");
-            let _ = app.run_until_stopped().await;
-        })
-    });
-    let port = rx.recv().expect("the app started");
-    SocketAddr::from(([127, 0, 0, 1], port))
-}
-
 /// A local address no one listens on now (the system's choice of a free port).
 pub fn free_local_addr() -> SocketAddr {
     let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");
@@ -189,7 +240,7 @@ pub fn free_local_addr() -> SocketAddr {
 
 /// A `slowfuse serve` process, ended when dropped.
 pub struct ChildServer {
-    pub process: Child,
+    process: Child,
     pub binary: PathBuf,
 }
 
