@@ -7,7 +7,7 @@ use slowfuse_rules::{DAY_SECONDS, LeavePeriod, TimeControl};
 
 use crate::db::DbConnection;
 use crate::models::Game;
-use crate::schema::{game_players, leaves};
+use crate::schema::leaves;
 
 /// The columns that store a time control: kind, days per move, initial, increment, cap.
 pub type TimeColumns = (
@@ -104,47 +104,18 @@ pub fn from_epoch(s: i64) -> NaiveDateTime {
     chrono::DateTime::from_timestamp(s, 0).map_or(NaiveDateTime::MIN, |d| d.naive_utc())
 }
 
-/// The leave of a game's seated players as periods for clock arithmetic, each user's in start
-/// order, read in one query for all of them. The query has one shape whatever the number of
-/// players, so that the database keeps it prepared (a list of ids would be parsed anew each
-/// time on SQLite).
-pub fn game_leave_periods(
-    conn: &mut DbConnection,
-    game_id: i64,
-) -> QueryResult<Vec<(i64, LeavePeriod)>> {
-    let rows: Vec<(i64, NaiveDateTime, NaiveDateTime)> = leaves::table
-        .filter(
-            leaves::user_id.eq_any(
-                game_players::table
-                    .filter(game_players::game_id.eq(game_id))
-                    .select(game_players::user_id),
-            ),
-        )
-        .order((leaves::user_id.asc(), leaves::starts_at.asc()))
-        .select((leaves::user_id, leaves::starts_at, leaves::ends_at))
-        .load(conn)?;
-    Ok(periods(rows))
-}
-
-/// One player's leave as periods for clock arithmetic.
+/// One player's leave as periods for clock arithmetic, in start order.
 pub fn leave_periods(conn: &mut DbConnection, user_id: i64) -> QueryResult<Vec<LeavePeriod>> {
-    let rows: Vec<(i64, NaiveDateTime, NaiveDateTime)> = leaves::table
+    let rows: Vec<(NaiveDateTime, NaiveDateTime)> = leaves::table
         .filter(leaves::user_id.eq(user_id))
         .order(leaves::starts_at.asc())
-        .select((leaves::user_id, leaves::starts_at, leaves::ends_at))
+        .select((leaves::starts_at, leaves::ends_at))
         .load(conn)?;
-    Ok(periods(rows).into_iter().map(|(_, p)| p).collect())
-}
-
-/// Leave rows (user, start, end) as periods by user.
-fn periods(rows: Vec<(i64, NaiveDateTime, NaiveDateTime)>) -> Vec<(i64, LeavePeriod)> {
-    rows.into_iter()
-        .map(|(user, start, end)| {
-            let period = LeavePeriod {
-                start: epoch(start),
-                end: epoch(end),
-            };
-            (user, period)
+    Ok(rows
+        .into_iter()
+        .map(|(start, end)| LeavePeriod {
+            start: epoch(start),
+            end: epoch(end),
         })
-        .collect()
+        .collect())
 }

@@ -7,13 +7,13 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use slowfuse_rules::{Color, EndReason, LeavePeriod, Outcome};
 
-use super::clock::game_leave_periods;
+use super::clock::epoch;
 use super::seat::{Seat, parse_color};
 use super::status::GameStatus;
 use crate::db::DbConnection;
 use crate::models::{Game, GameBoard, GameMessage, Move};
 use crate::schema::{
-    computer_players, game_boards, game_messages, game_players, games, moves, users,
+    computer_players, game_boards, game_messages, game_players, games, leaves, moves, users,
 };
 
 /// A player in their seat.
@@ -255,12 +255,12 @@ pub(super) fn load_moves_since(
     game_id: i64,
     after: i64,
 ) -> QueryResult<(Vec<Move>, CommentTimes)> {
-    let rows: Vec<(Move, NaiveDateTime)> = moves::table
+    let rows: Vec<(Move, NaiveDateTime)> = crate::on_backend!(conn, |c| moves::table
         .filter(moves::game_id.eq(game_id))
         .filter(moves::id.gt(after))
         .order((moves::board.asc(), moves::ply.asc()))
         .select((Move::as_select(), moves::played_at))
-        .load(conn)?;
+        .load(c))?;
     let times = rows
         .iter()
         .filter(|(m, _)| m.comment.is_some())
@@ -269,15 +269,18 @@ pub(super) fn load_moves_since(
     Ok((rows.into_iter().map(|(m, _)| m).collect(), times))
 }
 
-/// A game's row, players, boards and messages; its moves left empty.
+/// A game's row, players, boards and messages; its moves left empty. Read on every page view,
+/// game JSON and move, its queries (as the moves' since the cached ones) go to the backend's
+/// own connection (`on_backend!`): through the multi-backend connection each query's SQL
+/// would be written out again at every run.
 pub(super) fn load_head(conn: &mut DbConnection, game_id: i64) -> QueryResult<Option<GameRecord>> {
     // The row and its boards in one query: a game has at least one board.
-    let rows: Vec<(Game, GameBoard)> = games::table
+    let rows: Vec<(Game, GameBoard)> = crate::on_backend!(conn, |c| games::table
         .inner_join(game_boards::table)
         .filter(games::id.eq(game_id))
         .order(game_boards::board.asc())
         .select((Game::as_select(), GameBoard::as_select()))
-        .load(conn)?;
+        .load(c))?;
     let Some(game) = rows.first().map(|(game, _)| game.clone()) else {
         return Ok(None);
     };
@@ -296,14 +299,15 @@ pub(super) fn load_head(conn: &mut DbConnection, game_id: i64) -> QueryResult<Op
     } else {
         None
     };
-    let messages = game_messages::table
+    // Private notes never travel with the game; only `messages::my_note` reads them.
+    let messages: Vec<(GameMessage, String)> = crate::on_backend!(conn, |c| game_messages::table
         .inner_join(users::table)
         .filter(game_messages::game_id.eq(game_id))
-        // Private notes never travel with the game; only `messages::my_note` reads them.
         .filter(game_messages::kind.ne("note"))
         .order(game_messages::id.asc())
         .select((GameMessage::as_select(), users::username))
-        .load::<(GameMessage, String)>(conn)?
+        .load(c))?;
+    let messages = messages
         .into_iter()
         .map(|(message, author)| Message { message, author })
         .collect();
@@ -327,43 +331,56 @@ pub fn read_game(conn: &mut DbConnection, game_id: i64) -> QueryResult<Option<Ga
 
 /// The seated players with their banks, and all their leave read in one query.
 fn load_players(conn: &mut DbConnection, game_id: i64) -> QueryResult<Vec<SeatedPlayer>> {
-    let rows = game_players::table
+    // One row a seat and period of leave (a seat without leave: one row with none).
+    type Row = (
+        (i64, String, i32, String, Option<i64>, Option<String>),
+        Option<(NaiveDateTime, NaiveDateTime)>,
+    );
+    let rows: Vec<Row> = crate::on_backend!(conn, |c| game_players::table
         .inner_join(users::table)
         .left_join(computer_players::table.on(computer_players::user_id.eq(users::id)))
+        .left_join(leaves::table.on(leaves::user_id.eq(game_players::user_id)))
         .filter(game_players::game_id.eq(game_id))
-        .order((game_players::board.asc(), game_players::color.desc()))
-        .select((
-            game_players::user_id,
-            users::username,
-            game_players::board,
-            game_players::color,
-            game_players::time_left_seconds,
-            computer_players::level.nullable(),
+        .order((
+            game_players::board.asc(),
+            game_players::color.desc(),
+            leaves::starts_at.asc(),
         ))
-        .load::<(i64, String, i32, String, Option<i64>, Option<String>)>(conn)?;
-    let leave = game_leave_periods(conn, game_id)?;
-    Ok(rows
-        .into_iter()
-        .filter_map(
-            |(user_id, username, board, color, time_left_seconds, level)| {
-                Some(SeatedPlayer {
-                    user_id,
-                    username,
-                    seat: Seat {
-                        board,
-                        color: parse_color(&color)?,
-                    },
-                    time_left_seconds,
-                    leave: leave
-                        .iter()
-                        .filter(|(user, _)| *user == user_id)
-                        .map(|(_, period)| *period)
-                        .collect(),
-                    computer_level: level,
-                })
-            },
-        )
-        .collect())
+        .select((
+            (
+                game_players::user_id,
+                users::username,
+                game_players::board,
+                game_players::color,
+                game_players::time_left_seconds,
+                computer_players::level.nullable(),
+            ),
+            (leaves::starts_at, leaves::ends_at).nullable(),
+        ))
+        .load(c))?;
+    let mut players: Vec<SeatedPlayer> = Vec::new();
+    for ((user_id, username, board, color, time_left_seconds, level), leave) in rows {
+        let Some(color) = parse_color(&color) else {
+            continue;
+        };
+        let seat = Seat { board, color };
+        let period = leave.map(|(start, end)| LeavePeriod {
+            start: epoch(start),
+            end: epoch(end),
+        });
+        match players.last_mut() {
+            Some(last) if last.seat == seat => last.leave.extend(period),
+            _ => players.push(SeatedPlayer {
+                user_id,
+                username,
+                seat,
+                time_left_seconds,
+                leave: period.into_iter().collect(),
+                computer_level: level,
+            }),
+        }
+    }
+    Ok(players)
 }
 
 /// A player's leave that fell within a game: who, when, and the ply the game stood at when it
