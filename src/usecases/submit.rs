@@ -102,7 +102,11 @@ pub fn store_prepared(
 ) -> Result<(), SubmitError> {
     let seat = prepared.seat;
     let played = prepared.after.moves().last().expect("a move was played");
-    set_bank(conn, record.game.id, seat, prepared.mover_bank)?;
+    // A clock of days per move gives the mover the same bank back: nothing to write then.
+    let bank_before = record.player(seat).and_then(|p| p.time_left_seconds);
+    if bank_before != prepared.mover_bank {
+        set_bank(conn, record.game.id, seat, prepared.mover_bank)?;
+    }
     store_move(
         conn,
         now,
