@@ -63,9 +63,11 @@ impl Application {
             auth.password_queue,
             std::time::Duration::from_secs(auth.password_wait_seconds),
         );
+        let db_turns = tokio::sync::Semaphore::new(settings.database.pool_size.max(1) as usize);
         let state = AppState {
             passwords,
             pool,
+            db_turns: Arc::new(db_turns),
             settings: Arc::new(settings),
             clock,
             random,

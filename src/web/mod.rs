@@ -40,6 +40,9 @@ use session::Flash;
 #[derive(Clone)]
 pub struct AppState {
     pub pool: DbPool,
+    /// One permit per pooled connection: requests wait for a connection here, first come first
+    /// served, rather than in the pool, whose waiters are woken in no order.
+    pub db_turns: Arc<tokio::sync::Semaphore>,
     pub settings: Arc<Settings>,
     pub clock: Arc<dyn Clock>,
     /// Draws what is left to chance: a random colour, a Chess960 start.
@@ -61,14 +64,16 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// Runs blocking database work on the thread pool with a pooled connection. The outer
-    /// error is the infrastructure's (pool, thread); `f` returns its own result inside. Its
-    /// log lines carry the request's id, and the moves it commits are counted.
+    /// Runs blocking database work on the thread pool with a pooled connection, in turn (see
+    /// `db_turns`). The outer error is the infrastructure's (pool, thread); `f` returns its
+    /// own result inside. Its log lines carry the request's id, and the moves it commits are
+    /// counted.
     pub async fn db<T, F>(&self, f: F) -> Result<T, WebError>
     where
         T: Send + 'static,
         F: FnOnce(&mut DbConnection) -> T + Send + 'static,
     {
+        let _turn = self.db_turns.acquire().await.map_err(WebError::internal)?;
         let pool = self.pool.clone();
         let metrics = self.metrics.clone();
         let request = crate::logging::current_request();
