@@ -33,31 +33,47 @@ pub struct GameSummary {
 
 type SeatRow = (Game, String, String, Option<NaiveDateTime>);
 
-/// The games `user_id` is seated in, with their colour, the board's turn and deadline (a
-/// macro: the query's type is long to write, and each caller adds its own clauses).
-macro_rules! seated_in {
-    ($user_id:expr) => {
-        game_players::table
-            .inner_join(games::table)
-            .inner_join(
-                game_boards::table.on(game_boards::game_id
-                    .eq(game_players::game_id)
-                    .and(game_boards::board.eq(game_players::board))),
-            )
-            .filter(game_players::user_id.eq($user_id))
-            .select((
-                Game::as_select(),
-                game_players::color,
-                game_boards::turn,
-                game_boards::deadline_at,
-            ))
+/// Every seat with its game and the board it plays on (a macro, as the ones below: the
+/// query's type is long to write, and each caller adds its own clauses).
+macro_rules! seats {
+    () => {
+        game_players::table.inner_join(games::table).inner_join(
+            game_boards::table.on(game_boards::game_id
+                .eq(game_players::game_id)
+                .and(game_boards::board.eq(game_players::board))),
+        )
+    };
+}
+
+/// The seats whose game is running and waits for that seat's move: the one meaning of
+/// "awaiting a move" for the queue and the digest scan.
+macro_rules! seats_to_move {
+    () => {
+        seats!()
+            .filter(games::status.eq(GameStatus::Started.as_str()))
+            .filter(game_boards::turn.eq(game_players::color))
+    };
+}
+
+/// What a list of games shows of a seat: the game, the seat's colour, the board's turn and
+/// deadline.
+macro_rules! seat_row {
+    () => {
+        (
+            Game::as_select(),
+            game_players::color,
+            game_boards::turn,
+            game_boards::deadline_at,
+        )
     };
 }
 
 /// All games a user plays or played: awaiting their move first (most urgent first), then
 /// the other running games, then finished ones, newest first.
 pub fn my_games(conn: &mut DbConnection, user_id: i64) -> QueryResult<Vec<GameSummary>> {
-    let rows: Vec<SeatRow> = seated_in!(user_id)
+    let rows: Vec<SeatRow> = seats!()
+        .filter(game_players::user_id.eq(user_id))
+        .select(seat_row!())
         .order(games::updated_at.desc())
         .limit(1000)
         .load(conn)?;
@@ -126,25 +142,17 @@ fn urgency_key(
 /// with thousands of finished games pays for the few that wait (see docs/benchmarks.md,
 /// "Data at scale").
 pub fn my_queue(conn: &mut DbConnection, user_id: i64) -> QueryResult<Vec<GameSummary>> {
-    let rows: Vec<SeatRow> = seated_in!(user_id)
-        .filter(games::status.eq(GameStatus::Started.as_str()))
-        .filter(game_boards::turn.eq(game_players::color))
+    let rows: Vec<SeatRow> = seats_to_move!()
+        .filter(game_players::user_id.eq(user_id))
+        .select(seat_row!())
         .load(conn)?;
     summaries(conn, rows)
 }
 
 /// Of `user_ids`, those whom a game awaits: one query for many, for the worker's digest scan.
 pub fn awaiting_move(conn: &mut DbConnection, user_ids: &[i64]) -> QueryResult<Vec<i64>> {
-    game_players::table
-        .inner_join(games::table)
-        .inner_join(
-            game_boards::table.on(game_boards::game_id
-                .eq(game_players::game_id)
-                .and(game_boards::board.eq(game_players::board))),
-        )
+    seats_to_move!()
         .filter(game_players::user_id.eq_any(user_ids))
-        .filter(games::status.eq(GameStatus::Started.as_str()))
-        .filter(game_boards::turn.eq(game_players::color))
         .select(game_players::user_id)
         .distinct()
         .load(conn)
@@ -153,16 +161,7 @@ pub fn awaiting_move(conn: &mut DbConnection, user_ids: &[i64]) -> QueryResult<V
 /// Whether any game awaits the user's move: one small query, for the worker's digest scan.
 pub fn awaits_move(conn: &mut DbConnection, user_id: i64) -> QueryResult<bool> {
     diesel::select(diesel::dsl::exists(
-        game_players::table
-            .inner_join(games::table)
-            .inner_join(
-                game_boards::table.on(game_boards::game_id
-                    .eq(game_players::game_id)
-                    .and(game_boards::board.eq(game_players::board))),
-            )
-            .filter(game_players::user_id.eq(user_id))
-            .filter(games::status.eq(GameStatus::Started.as_str()))
-            .filter(game_boards::turn.eq(game_players::color)),
+        seats_to_move!().filter(game_players::user_id.eq(user_id)),
     ))
     .get_result(conn)
 }
