@@ -66,7 +66,6 @@ impl World {
             ("SLOWFUSE__WORKER__ENABLED", "true".to_string()),
             ("SLOWFUSE__WORKER__INTERVAL_SECONDS", "1".to_string()),
             ("SLOWFUSE__MAIL__COALESCE_SECONDS", "0".to_string()),
-            ("SLOWFUSE__MAIL__TIMEOUT_SECONDS", "5".to_string()),
         ];
         settings.extend(mail_settings(self.sink_port));
         ServerProcess::start(&self.database_url, self.dir.path(), port, &settings)

@@ -8,7 +8,7 @@ use std::process::Command;
 use std::sync::Arc;
 
 use chrono::{Duration, NaiveDate};
-use common::smtp::{Mail, PUBLIC_URL, SmtpSink};
+use common::smtp::{Mail, PUBLIC_URL, SmtpSink, mail_app_settings, mail_settings};
 use common::{Backend, Options, TestApp, spawn_app_with_env};
 use serde_json::{Value, json};
 use slowfuse::clock::FixedClock;
@@ -35,28 +35,18 @@ fn setup(backend: Backend, sink_running: bool) -> Option<Env> {
         .and_hms_opt(9, 0, 0)
         .unwrap();
     let clock = Arc::new(FixedClock::new(start));
-    let settings = [
-        ("SLOWFUSE__SERVER__PUBLIC_URL", PUBLIC_URL.to_string()),
-        ("SLOWFUSE__MAIL__TRANSPORT", "smtp".to_string()),
-        ("SLOWFUSE__MAIL__SMTP_HOST", "127.0.0.1".to_string()),
-        ("SLOWFUSE__MAIL__SMTP_PORT", sink.port_for_app().to_string()),
-        ("SLOWFUSE__MAIL__SMTP_TLS", "none".to_string()),
-        (
-            "SLOWFUSE__MAIL__FROM",
-            "Slowfuse <chess@example.org>".to_string(),
-        ),
-        ("SLOWFUSE__MAIL__TIMEOUT_SECONDS", "5".to_string()),
-    ];
+    let mut settings = mail_app_settings(sink.port_for_app());
+    settings.push((
+        "SLOWFUSE__MAIL__FROM".to_string(),
+        "Slowfuse <chess@example.org>".to_string(),
+    ));
     let app = spawn_app_with_env(
         backend,
         Options {
             clock: Some(clock.clone()),
             ..Options::default()
         },
-        settings
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect(),
+        settings,
     )?;
     Some(Env { app, sink, clock })
 }
@@ -950,11 +940,8 @@ fn send_test_email_reports_success_and_failure() {
             .args(["send-test-email", "ops@example.com"])
             .env("SLOWFUSE__SERVER__DATA_DIR", data.path())
             .env("SLOWFUSE__SERVER__PUBLIC_URL", PUBLIC_URL)
+            .envs(mail_settings(port))
             .env("SLOWFUSE__MAIL__TRANSPORT", transport)
-            .env("SLOWFUSE__MAIL__SMTP_HOST", "127.0.0.1")
-            .env("SLOWFUSE__MAIL__SMTP_PORT", port.to_string())
-            .env("SLOWFUSE__MAIL__SMTP_TLS", "none")
-            .env("SLOWFUSE__MAIL__TIMEOUT_SECONDS", "5")
             .env("RUST_LOG", "off")
             .output()
             .expect("run slowfuse")

@@ -3,33 +3,16 @@
 
 mod common;
 
+use common::migrations::migrate_before;
 use diesel::connection::SimpleConnection;
-use diesel::migration::{MigrationConnection, MigrationSource};
 use diesel::prelude::*;
-use diesel_migrations::{EmbeddedMigrations, MigrationHarness};
+use diesel_migrations::MigrationHarness;
 use slowfuse::db::{DbConnection, POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS};
 use slowfuse::game::{GameStatus, Seat, load_game};
 use slowfuse_rules::Color;
 
 /// The first migration that stores boards apart from games.
 const BOARDS: &str = "2026-12-02-000010";
-
-/// Runs the migrations that come before `BOARDS`.
-fn migrate_before_boards<C>(conn: &mut C, source: EmbeddedMigrations)
-where
-    C: MigrationHarness<C::Backend> + MigrationConnection,
-    EmbeddedMigrations: MigrationSource<C::Backend>,
-{
-    conn.setup().expect("the migrations table");
-    let mut migrations = source.migrations().expect("read migrations");
-    migrations.sort_by_key(|m| m.name().to_string());
-    for m in migrations
-        .iter()
-        .filter(|m| *m.name().to_string() < *BOARDS)
-    {
-        conn.run_migration(&**m).expect("earlier migration runs");
-    }
-}
 
 /// A game as the earlier schema stored it: Black to move after 1. e4, a draw offer from White,
 /// a deadline, and the last move's time.
@@ -78,7 +61,7 @@ fn sqlite_games_keep_their_board_through_the_migration() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("old.db");
     let mut conn = SqliteConnection::establish(path.to_str().unwrap()).unwrap();
-    migrate_before_boards(&mut conn, SQLITE_MIGRATIONS);
+    migrate_before(&mut conn, SQLITE_MIGRATIONS, BOARDS);
     conn.batch_execute(OLD_GAME).unwrap();
     conn.run_pending_migrations(SQLITE_MIGRATIONS).unwrap();
     the_old_game_reads_back(&mut DbConnection::Sqlite(conn));
@@ -91,7 +74,7 @@ fn postgres_games_keep_their_board_through_the_migration() {
     };
     let url = common::fresh_postgres_database(&server);
     let mut conn = PgConnection::establish(&url).unwrap();
-    migrate_before_boards(&mut conn, POSTGRES_MIGRATIONS);
+    migrate_before(&mut conn, POSTGRES_MIGRATIONS, BOARDS);
     conn.batch_execute(OLD_GAME).unwrap();
     // Ids were given by hand: move the sequences past them, as a real database would be.
     conn.batch_execute("SELECT setval('users_id_seq', 2); SELECT setval('games_id_seq', 7);")

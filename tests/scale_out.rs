@@ -170,7 +170,6 @@ fn cluster() -> Option<Cluster> {
         ("SLOWFUSE__WORKER__ENABLED", "true".to_string()),
         ("SLOWFUSE__WORKER__INTERVAL_SECONDS", "1".to_string()),
         ("SLOWFUSE__MAIL__COALESCE_SECONDS", "1".to_string()),
-        ("SLOWFUSE__MAIL__TIMEOUT_SECONDS", "5".to_string()),
     ];
     settings.extend(mail_settings(sink_port));
     // Each instance keeps its own data directory: they share only the database.

@@ -8,9 +8,10 @@ mod common;
 
 use std::path::Path;
 
+use common::migrations::migrate_before;
 use common::{Backend, Options, TestApp, spawn_app_with_env};
 use diesel::connection::SimpleConnection;
-use diesel::migration::{MigrationConnection, MigrationSource};
+use diesel::migration::MigrationSource;
 use diesel::prelude::*;
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness};
 use serde_json::json;
@@ -24,30 +25,6 @@ const FIRST_NEW_MIGRATION: &str = "2026-12-05-000014";
 
 /// The password of both players.
 const PASSWORD: &str = "correct horse battery";
-
-/// Runs the migrations of the previous release only; returns how many.
-fn migrate_as_previous_release<C>(conn: &mut C, source: EmbeddedMigrations) -> usize
-where
-    C: MigrationHarness<C::Backend> + MigrationConnection,
-    EmbeddedMigrations: MigrationSource<C::Backend>,
-{
-    conn.setup().expect("the migrations table");
-    let mut migrations = source.migrations().expect("read migrations");
-    migrations.sort_by_key(|m| m.name().to_string());
-    let old: Vec<_> = migrations
-        .iter()
-        .filter(|m| *m.name().to_string() < *FIRST_NEW_MIGRATION)
-        .collect();
-    assert!(
-        old.len() < migrations.len(),
-        "the newer migrations are there to run"
-    );
-    for m in &old {
-        conn.run_migration(&***m)
-            .expect("a migration of the previous release");
-    }
-    old.len()
-}
 
 /// One game as the previous release stored it: the game row, its board, its players and its
 /// moves (every position computed by the rules, as the server would have).
@@ -212,7 +189,8 @@ fn sqlite_database_of_the_previous_release_is_migrated_and_served() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("previous.db");
     let mut conn = SqliteConnection::establish(path.to_str().unwrap()).unwrap();
-    migrate_as_previous_release(&mut conn, SQLITE_MIGRATIONS);
+    let old = migrate_before(&mut conn, SQLITE_MIGRATIONS, FIRST_NEW_MIGRATION);
+    assert!(old < total(SQLITE_MIGRATIONS), "newer migrations to run");
     conn.batch_execute(&old_data()).unwrap();
     drop(conn);
     the_upgraded_server_serves_the_games(
@@ -228,13 +206,12 @@ fn postgres_database_of_the_previous_release_is_migrated_and_served() {
     };
     let url = common::fresh_postgres_database(&server);
     let mut conn = PgConnection::establish(&url).unwrap();
-    migrate_as_previous_release(&mut conn, POSTGRES_MIGRATIONS);
+    let all = MigrationSource::<diesel::pg::Pg>::migrations(&POSTGRES_MIGRATIONS)
+        .unwrap()
+        .len();
+    let old = migrate_before(&mut conn, POSTGRES_MIGRATIONS, FIRST_NEW_MIGRATION);
+    assert!(old < all, "newer migrations to run");
     conn.batch_execute(&old_data()).unwrap();
     drop(conn);
-    the_upgraded_server_serves_the_games(
-        url,
-        MigrationSource::<diesel::pg::Pg>::migrations(&POSTGRES_MIGRATIONS)
-            .unwrap()
-            .len(),
-    );
+    the_upgraded_server_serves_the_games(url, all);
 }

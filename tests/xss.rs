@@ -29,7 +29,7 @@ mod webdriver;
 
 use std::sync::Arc;
 
-use common::smtp::{Mail, PUBLIC_URL, SmtpSink};
+use common::smtp::{Mail, PUBLIC_URL, SmtpSink, mail_app_settings};
 use common::{Backend, Browser, Options, TestApp, spawn_app_with_env};
 use regex::Regex;
 use serde_json::{Value, json};
@@ -190,24 +190,13 @@ fn setup(backend: Backend) -> Option<Env> {
     let mut sink = SmtpSink::reserve()?;
     sink.start();
     let clock = Arc::new(FixedClock::new(chrono::Utc::now().naive_utc()));
-    let settings = [
-        ("SLOWFUSE__SERVER__PUBLIC_URL", PUBLIC_URL.to_string()),
-        ("SLOWFUSE__MAIL__TRANSPORT", "smtp".to_string()),
-        ("SLOWFUSE__MAIL__SMTP_HOST", "127.0.0.1".to_string()),
-        ("SLOWFUSE__MAIL__SMTP_PORT", sink.port_for_app().to_string()),
-        ("SLOWFUSE__MAIL__SMTP_TLS", "none".to_string()),
-        ("SLOWFUSE__MAIL__TIMEOUT_SECONDS", "5".to_string()),
-    ];
     let app = spawn_app_with_env(
         backend,
         Options {
             clock: Some(clock.clone()),
             ..Options::default()
         },
-        settings
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect(),
+        mail_app_settings(sink.port_for_app()),
     )?;
     Some(Env { app, sink, clock })
 }

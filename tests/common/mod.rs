@@ -2,6 +2,7 @@
 //! fresh PostgreSQL database, and offers small HTTP helpers.
 #![allow(dead_code)]
 
+pub mod migrations;
 pub mod readers;
 pub mod server;
 pub mod smtp;

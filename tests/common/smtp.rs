@@ -7,14 +7,30 @@ use std::process::{Child, Command, Stdio};
 use serde_json::Value;
 
 /// The settings that send a server's mail to a sink listening on `port` (plain SMTP on this
-/// host), as `SLOWFUSE__…` pairs.
+/// host, given up after 5 s), as `SLOWFUSE__…` pairs.
 pub fn mail_settings(port: u16) -> Vec<(&'static str, String)> {
     vec![
         ("SLOWFUSE__MAIL__TRANSPORT", "smtp".to_string()),
         ("SLOWFUSE__MAIL__SMTP_HOST", "127.0.0.1".to_string()),
         ("SLOWFUSE__MAIL__SMTP_PORT", port.to_string()),
         ("SLOWFUSE__MAIL__SMTP_TLS", "none".to_string()),
+        ("SLOWFUSE__MAIL__TIMEOUT_SECONDS", "5".to_string()),
     ]
+}
+
+/// The settings of an app in the process of a mail test: its mail to `port` and the public
+/// URL its links start with, as the app's environment.
+pub fn mail_app_settings(port: u16) -> Vec<(String, String)> {
+    let mut settings = vec![(
+        "SLOWFUSE__SERVER__PUBLIC_URL".to_string(),
+        PUBLIC_URL.to_string(),
+    )];
+    settings.extend(
+        mail_settings(port)
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v)),
+    );
+    settings
 }
 
 /// The public URL the mail tests' servers are configured with (links in mails start with it).
