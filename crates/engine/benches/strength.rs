@@ -198,6 +198,18 @@ fn on_two_threads<T: Sync>(jobs: &[T], score: impl Fn(&T) -> f64 + Sync) -> f64 
     })
 }
 
+/// The pairings of the self-play table, the stronger level first.
+const PAIRINGS: [(Level, Level); 2] = [(Level::Hard, Level::Medium), (Level::Medium, Level::Easy)];
+
+/// Plays one row of the self-play table, `games` openings × 2 colours per pairing (`score`:
+/// the stronger level's summed score in one pairing), prints it and returns both scores.
+fn play_row(name: &str, games: u64, score: impl Fn(Level, Level) -> f64) -> [f64; 2] {
+    let started = Instant::now();
+    let scores = PAIRINGS.map(|(strong, weak)| score(strong, weak));
+    print_scores(name, scores, games * 2, started);
+    scores
+}
+
 /// One row of the self-play table: both pairings' scores out of `games`, and the time taken.
 fn print_scores(name: &str, scores: [f64; 2], games: u64, started: Instant) {
     let n = games as f64;
@@ -350,35 +362,31 @@ fn matches() {
     // `STRENGTH_ONLY=Atomic,Bughouse` plays only those rows.
     let only = std::env::var("STRENGTH_ONLY").unwrap_or_default();
     let chosen = |name: &str| only.is_empty() || only.split(',').any(|o| o.trim() == name);
+    let mut add = |scores: [f64; 2]| {
+        totals[0] += scores[0];
+        totals[1] += scores[1];
+        played += (games * 2) as usize;
+    };
     for &variant in Variant::ALL {
         if !chosen(&variant.to_string()) {
             continue;
         }
-        let started = Instant::now();
         let lines = openings(variant, games);
-        let mut scores = [0.0f64; 2];
-        for (pair, (strong, weak)) in [(Level::Hard, Level::Medium), (Level::Medium, Level::Easy)]
-            .into_iter()
+        let jobs: Vec<(Vec<String>, bool, u64)> = lines
+            .iter()
             .enumerate()
-        {
-            let jobs: Vec<(Vec<String>, bool, u64)> = lines
-                .iter()
-                .enumerate()
-                .flat_map(|(i, line)| {
-                    [
-                        (line.clone(), true, i as u64 * 2),
-                        (line.clone(), false, i as u64 * 2 + 1),
-                    ]
-                })
-                .collect();
-            scores[pair] = on_two_threads(&jobs, |(line, white, seed)| {
+            .flat_map(|(i, line)| {
+                [
+                    (line.clone(), true, i as u64 * 2),
+                    (line.clone(), false, i as u64 * 2 + 1),
+                ]
+            })
+            .collect();
+        add(play_row(&variant.to_string(), games, |strong, weak| {
+            on_two_threads(&jobs, |(line, white, seed)| {
                 play_game(variant, line, strong, weak, *white, nodes, *seed)
-            });
-        }
-        totals[0] += scores[0];
-        totals[1] += scores[1];
-        played += (games * 2) as usize;
-        print_scores(&variant.to_string(), scores, games * 2, started);
+            })
+        }));
     }
     for (name, play) in [
         ("Bughouse", play_bughouse as GameOfTwo),
@@ -387,21 +395,12 @@ fn matches() {
         if !chosen(name) {
             continue;
         }
-        let started = Instant::now();
-        let mut scores = [0.0f64; 2];
-        for (pair, (strong, weak)) in [(Level::Hard, Level::Medium), (Level::Medium, Level::Easy)]
-            .into_iter()
-            .enumerate()
-        {
-            let seeds: Vec<u64> = (0..games * 2).collect();
-            scores[pair] = on_two_threads(&seeds, |&seed| {
+        let seeds: Vec<u64> = (0..games * 2).collect();
+        add(play_row(name, games, |strong, weak| {
+            on_two_threads(&seeds, |&seed| {
                 play(strong, weak, seed % 2 == 0, nodes, seed)
-            });
-        }
-        totals[0] += scores[0];
-        totals[1] += scores[1];
-        played += (games * 2) as usize;
-        print_scores(name, scores, games * 2, started);
+            })
+        }));
     }
     let n = played as f64;
     println!(
