@@ -207,6 +207,7 @@ fn measure_database(
     };
     note_memory(report, MEMORY_STAGES[0]);
     let setups: Vec<Setup> = runs.iter().map(Run::set_up).collect();
+    servers.iter().for_each(Server::settle);
     note_memory(report, MEMORY_STAGES[1]);
     let steps = steps(&config);
     let hello = steps

@@ -65,6 +65,8 @@ pub struct Server {
     pub pid: u32,
     /// The PostgreSQL database's name, to find the server processes that serve it.
     pub database_name: Option<String>,
+    /// The PostgreSQL database's URL.
+    database_url: Option<String>,
     // Fields drop in order: the process ends before its database and directory go.
     _child: ChildServer,
     _database: Option<PgDatabase>,
@@ -127,15 +129,35 @@ impl Server {
             ),
         };
         let addr = free_local_addr();
+        let database_url = database.as_ref().map(|_| url.clone());
         let env = server_env(url, dir.path(), addr.to_string());
         let child = ChildServer::start(&build.binary, dir.path(), env, addr);
         Server {
             addr,
             pid: child.process.id(),
             database_name: database.as_ref().map(|db| db.name.clone()),
+            database_url,
             _child: child,
             _database: database,
             _dir: dir,
+        }
+    }
+
+    /// On PostgreSQL, vacuums and analyses the database after the setup's writes, as the
+    /// autovacuum daemon would in its own time: otherwise it may do so in the middle of a
+    /// measurement (its CPU time counts as the database's).
+    pub fn settle(&self) {
+        let Some(url) = &self.database_url else {
+            return;
+        };
+        let settled = diesel::PgConnection::establish(url)
+            .map_err(|e| e.to_string())
+            .and_then(|mut c| {
+                c.batch_execute("VACUUM (ANALYZE)")
+                    .map_err(|e| e.to_string())
+            });
+        if let Err(e) = settled {
+            eprintln!("could not vacuum {url}: {e}");
         }
     }
 
