@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::Path;
 use std::process::Command;
-use std::sync::{Barrier, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use actix_web::web::{self, Bytes};
@@ -15,7 +15,7 @@ use diesel::connection::SimpleConnection;
 use diesel::sql_types::{BigInt, Text};
 use diesel::{Connection, RunQueryDsl, SqliteConnection};
 
-use crate::client::{Http, Tally};
+use crate::client::{Http, Tally, run_clients};
 use crate::report::Row;
 use crate::servers::PgDatabase;
 
@@ -99,39 +99,24 @@ fn sqlite_commit_loop(clients: usize, window: Duration) -> (Tally, Duration) {
     );
     first.batch_execute(&insert).expect("the games");
     let turn = Mutex::new(());
-    let barrier = Barrier::new(clients + 1);
-    std::thread::scope(|s| {
-        let handles: Vec<_> = (0..clients)
-            .map(|game| {
-                let (turn, barrier, path) = (&turn, &barrier, &path);
-                s.spawn(move || {
-                    let mut conn = sqlite_connection(path);
-                    barrier.wait();
-                    let deadline = Instant::now() + window;
-                    let mut tally = Tally::default();
-                    let mut ply = 0i64;
-                    while Instant::now() < deadline {
-                        let started = Instant::now();
-                        let _turn = turn.lock().unwrap_or_else(|e| e.into_inner());
-                        let done = conn.transaction(|c| write_move(c, game as i64, ply));
-                        drop(_turn);
-                        match done {
-                            Ok(()) => tally.record_success(started),
-                            Err(e) => tally.record_failure(0, e.to_string()),
-                        }
-                        ply += 1;
-                    }
-                    tally
-                })
-            })
-            .collect();
-        barrier.wait();
-        let started = Instant::now();
-        let mut all = Tally::default();
-        for h in handles {
-            all.merge(h.join().expect("committer"));
+    run_clients(clients, |game, ready| {
+        let mut conn = sqlite_connection(&path);
+        ready.wait();
+        let deadline = Instant::now() + window;
+        let mut tally = Tally::default();
+        let mut ply = 0i64;
+        while Instant::now() < deadline {
+            let started = Instant::now();
+            let my_turn = turn.lock().unwrap_or_else(|e| e.into_inner());
+            let done = conn.transaction(|c| write_move(c, game as i64, ply));
+            drop(my_turn);
+            match done {
+                Ok(()) => tally.record_success(started),
+                Err(e) => tally.record_failure(0, e.to_string()),
+            }
+            ply += 1;
         }
-        (all, started.elapsed())
+        tally
     })
 }
 

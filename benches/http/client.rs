@@ -3,7 +3,8 @@
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::time::Instant;
+use std::sync::Barrier;
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -206,4 +207,29 @@ impl Tally {
             .collect();
         parts.join(", ")
     }
+}
+
+/// Runs `client(i, ready)` on `clients` threads at once: each prepares, waits on `ready`, then
+/// loads the server and returns its tally. The clock starts when all are ready; returns the
+/// tallies merged and the time until the last one ended.
+pub fn run_clients(
+    clients: usize,
+    client: impl Fn(usize, &Barrier) -> Tally + Sync,
+) -> (Tally, Duration) {
+    let ready = Barrier::new(clients + 1);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..clients)
+            .map(|i| {
+                let (client, ready) = (&client, &ready);
+                s.spawn(move || client(i, ready))
+            })
+            .collect();
+        ready.wait();
+        let started = Instant::now();
+        let mut all = Tally::default();
+        for h in handles {
+            all.merge(h.join().expect("a client"));
+        }
+        (all, started.elapsed())
+    })
 }

@@ -33,7 +33,7 @@ use actix_web::web::Bytes;
 use serde_json::{Value, json};
 
 use bare::{BareCommits, HelloWorld};
-use client::{Http, Tally};
+use client::{Http, Tally, run_clients};
 use lines::Lines;
 use report::{Report, Response, Row, SETUP_FAILURES, Usage, load_average, print_header, truncate};
 use rules::rules_baselines;
@@ -809,35 +809,20 @@ fn step_label(step: Step) -> String {
 /// GETs `path` from `clients` keep-alive clients at `addr`, back to back for `window` after
 /// twenty requests each to warm up; returns what they saw and how long they took.
 fn hammer(addr: SocketAddr, clients: usize, window: Duration, path: &str) -> (Tally, Duration) {
-    let barrier = Barrier::new(clients + 1);
-    std::thread::scope(|s| {
-        let handles: Vec<_> = (0..clients)
-            .map(|_| {
-                let barrier = &barrier;
-                s.spawn(move || {
-                    let mut http = Http::new(addr);
-                    for _ in 0..20 {
-                        http.send("GET", path, None, None);
-                    }
-                    barrier.wait();
-                    let deadline = Instant::now() + window;
-                    let mut tally = Tally::default();
-                    while Instant::now() < deadline {
-                        let started = Instant::now();
-                        let reply = http.send("GET", path, None, None);
-                        tally.record(&reply, started, 200);
-                    }
-                    tally
-                })
-            })
-            .collect();
-        barrier.wait();
-        let started = Instant::now();
-        let mut all = Tally::default();
-        for h in handles {
-            all.merge(h.join().expect("reader"));
+    run_clients(clients, |_, ready| {
+        let mut http = Http::new(addr);
+        for _ in 0..20 {
+            http.send("GET", path, None, None);
         }
-        (all, started.elapsed())
+        ready.wait();
+        let deadline = Instant::now() + window;
+        let mut tally = Tally::default();
+        while Instant::now() < deadline {
+            let started = Instant::now();
+            let reply = http.send("GET", path, None, None);
+            tally.record(&reply, started, 200);
+        }
+        tally
     })
 }
 
