@@ -9,8 +9,8 @@ pub mod smtp;
 
 use std::sync::Arc;
 
-use diesel::Connection;
 use diesel::connection::SimpleConnection;
+use diesel::{Connection, RunQueryDsl};
 use serde_json::{Value, json};
 use slowfuse::clock::SystemClock;
 use slowfuse::config::Settings;
@@ -88,10 +88,14 @@ pub fn postgres_url() -> Option<String> {
     url
 }
 
-/// Makes an empty database on the test PostgreSQL server and returns its URL.
+/// Makes an empty database on the test PostgreSQL server and returns its URL. The first call
+/// of a test process drops the databases that earlier test processes left (see
+/// [`drop_leftover_databases`]).
 pub fn fresh_postgres_database(server: &str) -> String {
     let name = format!("slowfuse_test_{}", rand_suffix());
     let mut admin = diesel::PgConnection::establish(server).expect("connect to test postgres");
+    static SWEPT: std::sync::Once = std::sync::Once::new();
+    SWEPT.call_once(|| drop_leftover_databases(&mut admin));
     admin
         .batch_execute(&format!("CREATE DATABASE {name}"))
         .expect("create test database");
@@ -104,6 +108,37 @@ pub fn fresh_postgres_database(server: &str) -> String {
         .map(|(_, q)| format!("?{q}"))
         .unwrap_or_default();
     format!("{head}/{name}{query}")
+}
+
+/// Drops the test databases whose process has ended: their names carry the id of the process
+/// that made them (`slowfuse_test_<pid>_<n>`), and a test leaves its database behind when it
+/// ends. Without this every run of the suite would leave a hundred or more on the server.
+/// Databases of running processes (another suite at work on the same server) are kept.
+fn drop_leftover_databases(admin: &mut diesel::PgConnection) {
+    #[derive(diesel::QueryableByName)]
+    struct Name {
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        datname: String,
+    }
+    let names: Vec<Name> = diesel::sql_query(
+        "SELECT datname FROM pg_database WHERE datname LIKE 'slowfuse\\_test\\_%'",
+    )
+    .load(admin)
+    .unwrap_or_default();
+    for Name { datname } in names {
+        let pid = datname
+            .split('_')
+            .nth(2)
+            .and_then(|p| p.parse::<u32>().ok());
+        let Some(pid) = pid else { continue };
+        if pid == std::process::id() || std::path::Path::new(&format!("/proc/{pid}")).exists() {
+            continue;
+        }
+        let drop = format!("DROP DATABASE IF EXISTS {datname} WITH (FORCE)");
+        if let Err(e) = admin.batch_execute(&drop) {
+            eprintln!("could not drop the leftover test database {datname}: {e}");
+        }
+    }
 }
 
 fn rand_suffix() -> String {
