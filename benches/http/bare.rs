@@ -46,7 +46,7 @@ impl<'a> BareCommits<'a> {
     pub fn measure(&mut self, clients: usize, window: Duration) -> Option<Row> {
         let Some(server) = self.postgres else {
             let (tally, elapsed) = sqlite_commit_loop(clients, window);
-            let build = ("SQLite", "bare");
+            let build = (self.database, "bare");
             return Some(Row::measured(build, SQLITE_COMMIT, clients, tally, elapsed));
         };
         if self.pgbench.is_none() {

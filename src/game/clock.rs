@@ -113,9 +113,14 @@ pub fn leave_periods(conn: &mut DbConnection, user_id: i64) -> QueryResult<Vec<L
         .load(conn)?;
     Ok(rows
         .into_iter()
-        .map(|(start, end)| LeavePeriod {
-            start: epoch(start),
-            end: epoch(end),
-        })
+        .map(|(start, end)| leave_period(start, end))
         .collect())
+}
+
+/// A period of leave, as stored (start, end), for clock arithmetic.
+pub fn leave_period(start: NaiveDateTime, end: NaiveDateTime) -> LeavePeriod {
+    LeavePeriod {
+        start: epoch(start),
+        end: epoch(end),
+    }
 }

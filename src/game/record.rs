@@ -7,7 +7,7 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use slowfuse_rules::{Color, EndReason, LeavePeriod, Outcome};
 
-use super::clock::epoch;
+use super::clock::leave_period;
 use super::seat::{Seat, parse_color};
 use super::status::GameStatus;
 use crate::db::DbConnection;
@@ -364,10 +364,7 @@ fn load_players(conn: &mut DbConnection, game_id: i64) -> QueryResult<Vec<Seated
             continue;
         };
         let seat = Seat { board, color };
-        let period = leave.map(|(start, end)| LeavePeriod {
-            start: epoch(start),
-            end: epoch(end),
-        });
+        let period = leave.map(|(start, end)| leave_period(start, end));
         match players.last_mut() {
             Some(last) if last.seat == seat => last.leave.extend(period),
             _ => players.push(SeatedPlayer {

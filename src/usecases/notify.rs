@@ -261,21 +261,17 @@ fn supersede(
     reason: &str,
 ) -> QueryResult<usize> {
     let kinds: Vec<&str> = kinds.iter().map(|k| k.as_str()).collect();
-    let ids: Vec<i64> = outbox::table
-        .filter(outbox::game_id.eq(game_id))
-        .filter(outbox::kind.eq_any(kinds))
-        .filter(outbox::status.eq(status::PENDING))
-        .select(outbox::id)
-        .load(conn)?;
-    if ids.is_empty() {
-        return Ok(0);
-    }
-    diesel::update(outbox::table.filter(outbox::id.eq_any(ids)))
-        .set((
-            outbox::status.eq(status::CANCELLED),
-            outbox::last_error.eq(reason),
-        ))
-        .execute(conn)
+    diesel::update(
+        outbox::table
+            .filter(outbox::game_id.eq(game_id))
+            .filter(outbox::kind.eq_any(kinds))
+            .filter(outbox::status.eq(status::PENDING)),
+    )
+    .set((
+        outbox::status.eq(status::CANCELLED),
+        outbox::last_error.eq(reason),
+    ))
+    .execute(conn)
 }
 
 /// After a move (typed or played from conditional lines): the player now to move gets a

@@ -14,14 +14,15 @@ struct Asset {
 }
 
 macro_rules! asset {
-    ($path:literal, $type:expr) => {
+    ($path:literal, $type:expr) => {{
+        const BYTES: &[u8] = include_bytes!(concat!("../../static/", $path));
         Asset {
             path: $path,
             content_type: $type,
-            bytes: include_bytes!(concat!("../../static/", $path)),
-            hash: content_hash(include_bytes!(concat!("../../static/", $path))),
+            bytes: BYTES,
+            hash: content_hash(BYTES),
         }
-    };
+    }};
 }
 
 const SVG: &str = "image/svg+xml";
