@@ -1,8 +1,15 @@
 //! Database access: one connection type over SQLite and PostgreSQL, the pool, migrations.
 
-use diesel::connection::SimpleConnection;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use diesel::connection::{Instrumentation, InstrumentationEvent, SimpleConnection};
 use diesel::prelude::*;
-use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool, PooledConnection};
+use diesel::r2d2::{
+    ConnectionManager, CustomizeConnection, ManageConnection, Pool, PooledConnection,
+};
+use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 
 use crate::config::DatabaseSettings;
@@ -20,9 +27,91 @@ pub enum DbConnection {
 }
 
 /// The pool of connections shared by request handlers and workers.
-pub type DbPool = Pool<ConnectionManager<DbConnection>>;
+pub type DbPool = Pool<Manager>;
 /// One connection taken from the pool.
-pub type PooledDb = PooledConnection<ConnectionManager<DbConnection>>;
+pub type PooledDb = PooledConnection<Manager>;
+
+/// How long a connection may sit in the pool before it is checked (`SELECT 1`) when taken: a
+/// database restarted meanwhile has closed it. A connection in steady use is not checked (the
+/// check was one round trip in every request); one that loses its server while in use is
+/// dropped when it comes back ([`LostServer`]).
+const CHECK_AFTER_IDLE: Duration = Duration::from_secs(5);
+
+/// The pool's manager: diesel's, with the check on checkout only after [`CHECK_AFTER_IDLE`].
+pub struct Manager(ConnectionManager<DbConnection>);
+
+/// A connection in the pool, with what the pool knows of its health. It dereferences to the
+/// [`DbConnection`].
+pub struct HeldConnection {
+    conn: DbConnection,
+    /// When it last came back to the pool (or was opened).
+    returned: Instant,
+    /// Set when a query found the server gone.
+    lost: Arc<AtomicBool>,
+}
+
+impl std::ops::Deref for HeldConnection {
+    type Target = DbConnection;
+    fn deref(&self) -> &DbConnection {
+        &self.conn
+    }
+}
+
+impl std::ops::DerefMut for HeldConnection {
+    fn deref_mut(&mut self) -> &mut DbConnection {
+        &mut self.conn
+    }
+}
+
+/// Watches a PostgreSQL connection's queries for a closed connection: the pool then drops it
+/// rather than handing it out again.
+struct LostServer(Arc<AtomicBool>);
+
+impl Instrumentation for LostServer {
+    fn on_connection_event(&mut self, event: InstrumentationEvent<'_>) {
+        if let InstrumentationEvent::FinishQuery {
+            error:
+                Some(DieselError::DatabaseError(
+                    DatabaseErrorKind::ClosedConnection | DatabaseErrorKind::UnableToSendCommand,
+                    _,
+                )),
+            ..
+        } = event
+        {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+impl ManageConnection for Manager {
+    type Connection = HeldConnection;
+    type Error = diesel::r2d2::Error;
+
+    fn connect(&self) -> Result<HeldConnection, Self::Error> {
+        let mut conn = self.0.connect()?;
+        let lost = Arc::new(AtomicBool::new(false));
+        if let DbConnection::Pg(pg) = &mut conn {
+            pg.set_instrumentation(LostServer(lost.clone()));
+        }
+        Ok(HeldConnection {
+            conn,
+            returned: Instant::now(),
+            lost,
+        })
+    }
+
+    fn is_valid(&self, held: &mut HeldConnection) -> Result<(), Self::Error> {
+        if held.returned.elapsed() < CHECK_AFTER_IDLE {
+            return Ok(());
+        }
+        self.0.is_valid(&mut held.conn)
+    }
+
+    fn has_broken(&self, held: &mut HeldConnection) -> bool {
+        held.returned = Instant::now();
+        held.lost.load(Ordering::Relaxed) || self.0.has_broken(&mut held.conn)
+    }
+}
 
 /// Sets the per-connection SQLite options every time a connection is opened.
 #[derive(Debug)]
@@ -30,9 +119,9 @@ struct SqlitePragmas {
     busy_timeout_ms: u32,
 }
 
-impl CustomizeConnection<DbConnection, diesel::r2d2::Error> for SqlitePragmas {
-    fn on_acquire(&self, conn: &mut DbConnection) -> Result<(), diesel::r2d2::Error> {
-        if let DbConnection::Sqlite(c) = conn {
+impl CustomizeConnection<HeldConnection, diesel::r2d2::Error> for SqlitePragmas {
+    fn on_acquire(&self, held: &mut HeldConnection) -> Result<(), diesel::r2d2::Error> {
+        if let DbConnection::Sqlite(c) = &mut held.conn {
             c.batch_execute(&format!(
                 "PRAGMA busy_timeout = {}; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;",
                 self.busy_timeout_ms
@@ -74,7 +163,7 @@ pub fn connect(settings: &DatabaseSettings) -> anyhow::Result<DbPool> {
             settings.sqlite_busy_timeout_ms
         ))?;
     }
-    let manager = ConnectionManager::<DbConnection>::new(url);
+    let manager = Manager(ConnectionManager::<DbConnection>::new(url));
     let pool = Pool::builder()
         .max_size(settings.pool_size.max(1))
         .connection_customizer(Box::new(SqlitePragmas {
@@ -94,11 +183,10 @@ pub fn migrate(conn: &mut DbConnection) -> anyhow::Result<usize> {
     Ok(applied.len())
 }
 
-/// Asks the database for `SELECT 1`, waiting at most `wait` for a connection (the pool's own
-/// check of the connection it hands out comes first).
+/// Asks the database for `SELECT 1`, waiting at most `wait` for a connection.
 pub fn ping(pool: &DbPool, wait: std::time::Duration) -> anyhow::Result<()> {
     let mut conn = pool.get_timeout(wait)?;
-    diesel::sql_query("SELECT 1").execute(&mut *conn)?;
+    diesel::sql_query("SELECT 1").execute(&mut **conn)?;
     Ok(())
 }
 

@@ -892,7 +892,7 @@ fn the_opening_book_counts_finished_games_only(app: &TestApp) {
     use diesel::RunQueryDsl;
     let mut conn = app.state.pool.get().unwrap();
     diesel::delete(slowfuse::schema::book_moves::table)
-        .execute(&mut *conn)
+        .execute(&mut **conn)
         .unwrap();
     let start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     assert_eq!(book("standard", start_fen).body["games"], 0);

@@ -529,7 +529,7 @@ fn your_move_mails(app: &TestApp, g: i64) -> Vec<(String, String)> {
         .filter(outbox::kind.eq("your_turn"))
         .order(outbox::id.asc())
         .select((users::username, outbox::status))
-        .load(&mut *conn)
+        .load(&mut **conn)
         .unwrap()
 }
 
@@ -542,9 +542,9 @@ fn each_player_is_told_of_their_own_move_on_their_own_board(app: &TestApp, clock
         let mut conn = app.state.pool.get().unwrap();
         diesel::update(users::table)
             .set(users::email_verified_at.eq(Some(clock.now())))
-            .execute(&mut *conn)
+            .execute(&mut **conn)
             .unwrap();
-        diesel::delete(outbox::table).execute(&mut *conn).unwrap();
+        diesel::delete(outbox::table).execute(&mut **conn).unwrap();
     }
     for board in [0, 1] {
         let mut conn = app.state.pool.get().unwrap();

@@ -87,7 +87,7 @@ impl World {
         use slowfuse::schema::outbox;
         let rows: Vec<(i64, String, Option<String>)> = outbox::table
             .select((outbox::id, outbox::status, outbox::message_id))
-            .load(&mut *self.db())
+            .load(&mut **self.db())
             .expect("read the outbox");
         let mut by_status: BTreeMap<String, Vec<_>> = BTreeMap::new();
         for (id, status, message_id) in rows {
@@ -110,7 +110,7 @@ impl World {
             let past = chrono::Utc::now().naive_utc() - chrono::Duration::seconds(1);
             diesel::update(outbox::table.filter(outbox::id.eq_any(&held)))
                 .set(outbox::next_attempt_at.eq(past))
-                .execute(&mut *self.db())
+                .execute(&mut **self.db())
                 .expect("end the lease");
         }
         let deadline = Instant::now() + Duration::from_secs(60);

@@ -81,9 +81,9 @@ fn import(app: &TestApp, pgn: &str, as_user: Option<&str>) -> ImportSummary {
 fn row_counts(app: &TestApp) -> (i64, i64, i64) {
     let mut conn = app.state.pool.get().unwrap();
     (
-        games::table.count().get_result(&mut conn).unwrap(),
-        moves::table.count().get_result(&mut conn).unwrap(),
-        game_imports::table.count().get_result(&mut conn).unwrap(),
+        games::table.count().get_result(&mut **conn).unwrap(),
+        moves::table.count().get_result(&mut **conn).unwrap(),
+        game_imports::table.count().get_result(&mut **conn).unwrap(),
     )
 }
 
@@ -139,24 +139,24 @@ fn a_mixed_file_imports_the_good_games_and_says_why_not_the_others(app: &TestApp
     let (games_n, moves_n, records) = row_counts(app);
     assert_eq!((games_n, records), (27, 27));
     let mut conn = app.state.pool.get().unwrap();
-    let plies: Vec<i32> = games::table.select(games::ply).load(&mut conn).unwrap();
+    let plies: Vec<i32> = games::table.select(games::ply).load(&mut **conn).unwrap();
     assert_eq!(moves_n, plies.iter().map(|&p| i64::from(p)).sum::<i64>());
     let variants: Vec<String> = games::table
         .select(games::variant)
         .distinct()
         .order(games::variant)
-        .load(&mut conn)
+        .load(&mut **conn)
         .unwrap();
     assert_eq!(variants, ["antichess", "atomic", "crazyhouse", "standard"]);
     // The composed game starts from its twenty queens.
     let composed: String = games::table
         .filter(games::initial_fen.eq(TWENTY_QUEENS))
         .select(games::result)
-        .first(&mut conn)
+        .first(&mut **conn)
         .unwrap();
     assert_eq!(composed, "1-0");
     // Nobody is seated: the players are the PGN's names.
-    let seats: i64 = game_players::table.count().get_result(&mut conn).unwrap();
+    let seats: i64 = game_players::table.count().get_result(&mut **conn).unwrap();
     assert_eq!(seats, 0);
 
     // Searchable by the PGN's names, in any case, with the colour.
@@ -220,7 +220,7 @@ fn a_mixed_file_imports_the_good_games_and_says_why_not_the_others(app: &TestApp
             games::table
                 .filter(games::variant.eq(*v))
                 .select(games::id)
-                .first(&mut conn)
+                .first(&mut **conn)
                 .unwrap()
         })
         .collect();
@@ -266,13 +266,13 @@ fn as_user_links_the_side_that_bears_their_name(app: &TestApp) {
     let alice: i64 = users::table
         .filter(users::username_key.eq("alice"))
         .select(users::id)
-        .first(&mut conn)
+        .first(&mut **conn)
         .unwrap();
     let seats: Vec<(i64, String)> = game_players::table
         .filter(game_players::user_id.eq(alice))
         .select((game_players::game_id, game_players::color))
         .order(game_players::game_id)
-        .load(&mut conn)
+        .load(&mut **conn)
         .unwrap();
     let ids: Vec<i64> = summary.imported.iter().map(|g| g.game_id).collect();
     assert_eq!(
@@ -281,14 +281,14 @@ fn as_user_links_the_side_that_bears_their_name(app: &TestApp) {
     );
     let by: Vec<Option<i64>> = game_imports::table
         .select(game_imports::imported_by)
-        .load(&mut conn)
+        .load(&mut **conn)
         .unwrap();
     assert!(by.iter().all(|b| *b == Some(alice)));
     // Alice's moves are hers; Zed's belong to no account.
     let mine: i64 = moves::table
         .filter(moves::player_id.eq(alice))
         .count()
-        .get_result(&mut conn)
+        .get_result(&mut **conn)
         .unwrap();
     assert_eq!(mine, 2 + 1);
     drop(conn);
@@ -434,25 +434,25 @@ fn the_import_page_imports_for_the_logged_in_user(app: &TestApp) {
     let hostile: i64 = game_imports::table
         .filter(game_imports::black_name.eq("Eve & Mallory"))
         .select(game_imports::game_id)
-        .first(&mut conn)
+        .first(&mut **conn)
         .unwrap();
     let erin: i64 = game_players::table
         .inner_join(users::table)
         .filter(users::username_key.eq("erin"))
         .count()
-        .get_result(&mut conn)
+        .get_result(&mut **conn)
         .unwrap();
     assert_eq!(erin, 1, "Erin's own game is linked to her");
     let hers: i64 = game_players::table
         .inner_join(users::table)
         .filter(users::username_key.eq("erin"))
         .select(game_players::game_id)
-        .first(&mut conn)
+        .first(&mut **conn)
         .unwrap();
     let book: i64 = book_moves::table
         .filter(book_moves::game_id.eq(hostile))
         .count()
-        .get_result(&mut conn)
+        .get_result(&mut **conn)
         .unwrap();
     assert_eq!(book, 4);
     drop(conn);
@@ -511,7 +511,7 @@ fn two_imports_at_once_store_each_game_once(app: &TestApp) {
     let (games_n, moves_n, records) = row_counts(app);
     assert_eq!((games_n, records), (28, 28));
     let mut conn = app.state.pool.get().unwrap();
-    let plies: Vec<i32> = games::table.select(games::ply).load(&mut conn).unwrap();
+    let plies: Vec<i32> = games::table.select(games::ply).load(&mut **conn).unwrap();
     assert_eq!(moves_n, plies.iter().map(|&p| i64::from(p)).sum::<i64>());
 }
 

@@ -1367,7 +1367,7 @@ fn outbox_statuses(env: &Env) -> std::collections::BTreeMap<String, i64> {
     let mut conn = env.app.state.pool.get().unwrap();
     let rows: Vec<String> = outbox::table
         .select(outbox::status)
-        .load(&mut *conn)
+        .load(&mut **conn)
         .unwrap();
     let mut counts = std::collections::BTreeMap::new();
     for status in rows {

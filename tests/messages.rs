@@ -853,7 +853,7 @@ fn a_server_notice_reaches_only_its_player(app: &TestApp) {
         users::table
             .filter(users::username.eq("alice"))
             .select(users::id)
-            .first(&mut *conn)
+            .first(&mut **conn)
             .unwrap()
     };
     diesel::insert_into(slowfuse::schema::game_messages::table)
@@ -865,7 +865,7 @@ fn a_server_notice_reaches_only_its_player(app: &TestApp) {
             body: "N-notice your line Nf3 was dropped",
             created_at: chrono::Utc::now().naive_utc(),
         })
-        .execute(&mut *conn)
+        .execute(&mut **conn)
         .unwrap();
     let secret = ["N-notice your line Nf3 was dropped"];
     let alice = log_in(app, "alice");

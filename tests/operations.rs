@@ -1,7 +1,8 @@
 //! What an operator relies on: `/health` answering 200 only while the database answers and
 //! the worker keeps passing (a real outage and a real stalled worker give 503 naming the
 //! part), `/metrics` in the Prometheus text format counting moves and requests by route, read
-//! only from this host or with the token, and the request id in the header and the JSON log.
+//! only from this host or with the token, and the request id in the header and the JSON log;
+//! a pool whose connections PostgreSQL closed (a restart) recovers by itself.
 
 mod common;
 
@@ -296,6 +297,43 @@ fn postgres_health_is_503_while_the_worker_is_stuck() {
         "the pass completes once the lock is gone: {body}"
     );
     assert_eq!(body["worker"], "ok");
+}
+
+#[test]
+fn a_pool_whose_connections_the_server_closed_recovers() {
+    let Some(app) = common::spawn_app(Backend::Postgres) else {
+        return;
+    };
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let g = app.game("standard", &alice, &bob);
+    let url = format!("/api/v1/games/{g}");
+    // Every connection of the pool has been used.
+    for _ in 0..16 {
+        assert_eq!(app.get(&url, None).status, 200);
+    }
+    // The server ends every session on the database but ours, as a restart would.
+    let end_sessions = || {
+        let mut admin = diesel::PgConnection::establish(&app.database_url).expect("connect");
+        diesel::sql_query(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+             WHERE datname = current_database() AND pid <> pg_backend_pid()",
+        )
+        .execute(&mut admin)
+        .expect("end the sessions");
+    };
+    end_sessions();
+    // In use right away: a request on a closed connection fails, and that connection is
+    // dropped; within as many requests as the pool holds (4), every answer is a good one.
+    let statuses: Vec<u16> = (0..24).map(|_| app.get(&url, None).status).collect();
+    let failed = statuses.iter().filter(|&&s| s != 200).count();
+    assert!(failed <= 4, "{statuses:?}");
+    assert!(statuses[4..].iter().all(|&s| s == 200), "{statuses:?}");
+    // After a pause, connections are checked before use: nothing fails.
+    end_sessions();
+    std::thread::sleep(std::time::Duration::from_millis(5_500));
+    let statuses: Vec<u16> = (0..8).map(|_| app.get(&url, None).status).collect();
+    assert!(statuses.iter().all(|&s| s == 200), "{statuses:?}");
 }
 
 #[test]

@@ -229,7 +229,7 @@ impl Cluster {
                 outbox::message_id,
             ))
             .order(outbox::id.asc())
-            .load(&mut *self.db())
+            .load(&mut **self.db())
             .expect("read the outbox")
     }
 
@@ -254,7 +254,7 @@ impl Cluster {
             .filter(moves::game_id.eq(game))
             .order(moves::ply.asc())
             .select(moves::ply)
-            .load(&mut *self.db())
+            .load(&mut **self.db())
             .expect("read the moves")
     }
 
@@ -264,7 +264,7 @@ impl Cluster {
         users::table
             .filter(users::username.eq(name))
             .select(users::id)
-            .first(&mut *self.db())
+            .first(&mut **self.db())
             .expect("the user's id")
     }
 
@@ -276,12 +276,12 @@ impl Cluster {
         let ratings = rating_history::table
             .filter(rating_history::game_id.eq(game))
             .count()
-            .get_result(&mut *db)
+            .get_result(&mut **db)
             .expect("rating history");
         let book = book_moves::table
             .filter(book_moves::game_id.eq(game))
             .count()
-            .get_result(&mut *db)
+            .get_result(&mut **db)
             .expect("book moves");
         (ratings, book)
     }
@@ -299,11 +299,11 @@ impl Cluster {
         let mut db = self.db();
         diesel::update(games::table.filter(games::id.eq_any(games)))
             .set(games::deadline_at.eq(soon))
-            .execute(&mut *db)
+            .execute(&mut **db)
             .expect("games' deadlines");
         diesel::update(game_boards::table.filter(game_boards::game_id.eq_any(games)))
             .set(game_boards::deadline_at.eq(soon))
-            .execute(&mut *db)
+            .execute(&mut **db)
             .expect("boards' deadlines");
         let ids: Vec<String> = games.iter().map(i64::to_string).collect();
         let mut holder = PgConnection::establish(&self.database_url).expect("connect");

@@ -362,7 +362,7 @@ fn a_damaged_game_is_left_out_of_the_download(f: &Fixture) {
     let mut conn = f.app.state.pool.get().unwrap();
     diesel::update(moves::table.filter(moves::game_id.eq(f.g1)))
         .set(moves::uci.eq("a1a1"))
-        .execute(&mut *conn)
+        .execute(&mut **conn)
         .unwrap();
     let (status, pgn) = f.app.get_text("/search.pgn?player=alice");
     assert_eq!(status, 200);
