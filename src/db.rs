@@ -283,6 +283,12 @@ pub fn note_move_stored() {
     MOVES.with(|m| m.pending.set(m.pending.get() + 1));
 }
 
+/// Whether this thread is inside a [`write_transaction`]: what it reads there is not committed
+/// yet and may still roll back.
+pub fn in_write_transaction() -> bool {
+    MOVES.with(|m| m.depth.get() > 0)
+}
+
 /// The moves committed on this thread since the last call (and forgets them).
 pub fn take_committed_moves() -> u64 {
     MOVES.with(|m| m.committed.take())

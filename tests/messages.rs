@@ -845,8 +845,10 @@ fn a_server_notice_reaches_only_its_player(app: &TestApp) {
     let (a, b) = (app.user("alice"), app.user("bob"));
     let g = new_game(app, &a, &b, false);
     app.play_all(g, &a, &b, &["e4"]);
-    // The server writes notices (a conditional line dropped) as rows of kind "notice".
+    // The server writes notices (a conditional line dropped) as rows of kind "notice", under
+    // the game's lock, which counts the change in its revision (the record cache relies on it).
     let mut conn = app.state.pool.get().unwrap();
+    assert!(slowfuse::db::lock_game(&mut conn, g).unwrap());
     let user_id: i64 = {
         use diesel::prelude::*;
         use slowfuse::schema::users;

@@ -1,72 +1,150 @@
-//! The record cache: each game's moves as last read by this server, kept by the application
+//! The record cache: each game's record as last read by this server, kept by the application
 //! (one cache per database) and used again while the game's `revision` says nothing was
 //! written since. Every write to a game takes its lock (`db::lock_game` or `db::claim_game`),
-//! which counts the revision, so a page view or a move of a long game reads its row, boards,
-//! players and messages but not its hundreds of moves. A game that only grew is brought up
-//! to date by reading the moves stored since; anything else is read again in full.
+//! which counts the revision, so a page view of a game nobody changed since reads one number,
+//! its revision, and nothing else; several instances on one database each check it. A game
+//! that changed is read again, but for its moves when it only grew: those stored since are
+//! added to the kept ones.
+//!
+//! Only what was committed is kept: a record read inside a write transaction (which may still
+//! roll back, and whose revision nobody else sees yet) is handed to the cache by
+//! [`RecordCache::keep_committed`] once the transaction is over. What the record holds that a
+//! game's own rows do not (its players' names and leave) is kept true by the writers: leave
+//! that touches a game locks it (`usecases::leave`), and names never change.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use diesel::QueryResult;
+use diesel::prelude::*;
 
 use super::record::{CommentTimes, GameRecord, load_head, load_moves, load_moves_since};
-use crate::db::{DbConnection, read_snapshot};
+use crate::db::{DbConnection, in_write_transaction, read_snapshot};
 use crate::models::Move;
+use crate::schema::games;
 
 /// Games kept, at most; past that some are forgotten.
 const MAX_GAMES: usize = 4096;
 
-/// One game's moves as of one revision.
-#[derive(Clone)]
-struct Kept {
-    revision: i64,
-    moves: Arc<Vec<Move>>,
-    comment_times: Arc<CommentTimes>,
-}
-
-/// The moves of recently read games, by game id. One per application, so one per database.
+/// The records of recently read games, by game id. One per application, so one per database.
 #[derive(Default)]
 pub struct RecordCache {
-    games: Mutex<HashMap<i64, Kept>>,
+    games: Mutex<HashMap<i64, GameRecord>>,
 }
 
 impl RecordCache {
-    fn get(&self, game_id: i64) -> Option<Kept> {
-        let games = self.games.lock().unwrap_or_else(|e| e.into_inner());
-        games.get(&game_id).cloned()
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<i64, GameRecord>> {
+        self.games.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The kept record of a game, whatever its revision.
+    fn get(&self, game_id: i64) -> Option<GameRecord> {
+        self.lock().get(&game_id).cloned()
+    }
+
+    /// The kept record of a game if it is the one at `revision`.
+    fn get_at(&self, game_id: i64, revision: i64) -> Option<GameRecord> {
+        self.lock()
+            .get(&game_id)
+            .filter(|kept| kept.game.revision == revision)
+            .cloned()
     }
 
     fn forget(&self, game_id: i64) {
-        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
-        games.remove(&game_id);
+        self.lock().remove(&game_id);
     }
 
-    fn keep(&self, game_id: i64, kept: Kept) {
-        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
-        if games.len() >= MAX_GAMES
-            && !games.contains_key(&game_id)
-            && let Some(&any) = games.keys().next()
-        {
-            games.remove(&any);
+    /// Keeps a record read from committed rows, unless a later revision is kept already.
+    fn keep(&self, record: GameRecord) {
+        let mut games = self.lock();
+        let id = record.game.id;
+        match games.get(&id) {
+            Some(kept) if kept.game.revision > record.game.revision => return,
+            Some(_) => {}
+            None if games.len() >= MAX_GAMES => {
+                if let Some(&any) = games.keys().next() {
+                    games.remove(&any);
+                }
+            }
+            None => {}
         }
-        games.insert(game_id, kept);
+        games.insert(id, record);
+    }
+
+    /// Keeps a record that was read inside a write transaction, once that transaction has
+    /// committed (before, its revision was nobody else's and it could still roll back).
+    pub fn keep_committed(&self, record: &GameRecord) {
+        if !in_write_transaction() {
+            self.keep(record.clone());
+        }
     }
 }
 
-/// Reads a game as of one moment, as [`super::read_game`] does, taking its moves from the
-/// cache when the game's revision is the one they were read at.
+/// Reads a game as of one moment, as [`super::read_game`] does, from outside any transaction:
+/// one query of its revision when the kept record is still the game's, else the game read in
+/// one snapshot (its moves from the cache where they hold) and kept.
 pub fn read_game_cached(
     conn: &mut DbConnection,
     cache: &RecordCache,
     game_id: i64,
 ) -> QueryResult<Option<GameRecord>> {
-    read_snapshot(conn, |conn| load_game_cached(conn, cache, game_id))
+    if in_write_transaction() {
+        return load_game_cached(conn, cache, game_id);
+    }
+    let Some(revision) = current_revision(conn, game_id)? else {
+        return Ok(None);
+    };
+    if let Some(kept) = cache.get_at(game_id, revision) {
+        return Ok(Some(kept));
+    }
+    read_snapshot(conn, |conn| read_and_keep(conn, cache, game_id))
 }
 
-/// Loads a game as [`super::load_game`] does, its moves from the cache where they hold: inside
-/// a snapshot (or a transaction) of the caller's.
+/// Loads a game as [`super::load_game`] does, inside a snapshot (or a write transaction) of the
+/// caller's: the kept record when its revision is the game's; else read, its moves from the
+/// cache where they hold. Inside a write transaction nothing is kept (the caller hands the
+/// record to [`RecordCache::keep_committed`] after the commit).
 pub fn load_game_cached(
+    conn: &mut DbConnection,
+    cache: &RecordCache,
+    game_id: i64,
+) -> QueryResult<Option<GameRecord>> {
+    if in_write_transaction() {
+        // The game was just locked, so its revision is this transaction's own: read it.
+        return load_with_kept_moves(conn, cache, game_id);
+    }
+    let Some(revision) = current_revision(conn, game_id)? else {
+        return Ok(None);
+    };
+    if let Some(kept) = cache.get_at(game_id, revision) {
+        return Ok(Some(kept));
+    }
+    read_and_keep(conn, cache, game_id)
+}
+
+/// The game's revision (None: no such game).
+fn current_revision(conn: &mut DbConnection, game_id: i64) -> QueryResult<Option<i64>> {
+    crate::on_backend!(conn, |c| games::table
+        .find(game_id)
+        .select(games::revision)
+        .first::<i64>(c)
+        .optional())
+}
+
+/// Reads the game from committed rows (a snapshot) and keeps it.
+fn read_and_keep(
+    conn: &mut DbConnection,
+    cache: &RecordCache,
+    game_id: i64,
+) -> QueryResult<Option<GameRecord>> {
+    let record = load_with_kept_moves(conn, cache, game_id)?;
+    if let Some(record) = &record {
+        cache.keep(record.clone());
+    }
+    Ok(record)
+}
+
+/// Reads the game's head, its moves from the kept record where they still hold.
+fn load_with_kept_moves(
     conn: &mut DbConnection,
     cache: &RecordCache,
     game_id: i64,
@@ -74,10 +152,9 @@ pub fn load_game_cached(
     let Some(mut record) = load_head(conn, game_id)? else {
         return Ok(None);
     };
-    let kept = moves_now(conn, cache, &record)?;
-    record.moves = kept.moves.clone();
-    record.comment_times = kept.comment_times.clone();
-    cache.keep(game_id, kept);
+    let (moves, comment_times) = moves_now(conn, cache, &record)?;
+    record.moves = moves;
+    record.comment_times = comment_times;
     Ok(Some(record))
 }
 
@@ -87,39 +164,42 @@ fn moves_now(
     conn: &mut DbConnection,
     cache: &RecordCache,
     record: &GameRecord,
-) -> QueryResult<Kept> {
-    let (game_id, revision) = (record.game.id, record.game.revision);
+) -> QueryResult<(Arc<Vec<Move>>, Arc<CommentTimes>)> {
+    let game_id = record.game.id;
     let stored = usize::try_from(record.game.ply).unwrap_or(0);
     match cache.get(game_id) {
-        Some(kept) if kept.revision == revision && kept.moves.len() == stored => Ok(kept),
-        Some(kept) if kept.moves.len() < stored => {
+        Some(kept) if kept.game.revision == record.game.revision && kept.moves.len() == stored => {
+            Ok((kept.moves, kept.comment_times))
+        }
+        // Moves are only added, but for a takeback, which leaves fewer; ids are never reused.
+        Some(kept) if kept.moves.len() <= stored => {
             let last = kept.moves.iter().map(|m| m.id).max().unwrap_or(0);
             let (new, new_times) = load_moves_since(conn, game_id, last)?;
             if kept.moves.len() + new.len() != stored {
-                return read_all(conn, game_id, revision);
+                return read_all(conn, game_id);
             }
             // Taken out of the cache, the list is usually this reader's alone: grown in place.
             cache.forget(game_id);
-            let mut moves = Arc::try_unwrap(kept.moves).unwrap_or_else(|moves| (*moves).clone());
+            let GameRecord {
+                moves: kept_moves,
+                comment_times: kept_times,
+                ..
+            } = kept;
+            let mut moves = Arc::try_unwrap(kept_moves).unwrap_or_else(|moves| (*moves).clone());
             moves.extend(new);
             moves.sort_by_key(|m| (m.board, m.ply));
-            let mut times = kept.comment_times.as_ref().clone();
+            let mut times = Arc::unwrap_or_clone(kept_times);
             times.extend(new_times);
-            Ok(Kept {
-                revision,
-                moves: Arc::new(moves),
-                comment_times: Arc::new(times),
-            })
+            Ok((Arc::new(moves), Arc::new(times)))
         }
-        _ => read_all(conn, game_id, revision),
+        _ => read_all(conn, game_id),
     }
 }
 
-fn read_all(conn: &mut DbConnection, game_id: i64, revision: i64) -> QueryResult<Kept> {
+fn read_all(
+    conn: &mut DbConnection,
+    game_id: i64,
+) -> QueryResult<(Arc<Vec<Move>>, Arc<CommentTimes>)> {
     let (moves, times) = load_moves(conn, game_id)?;
-    Ok(Kept {
-        revision,
-        moves: Arc::new(moves),
-        comment_times: Arc::new(times),
-    })
+    Ok((Arc::new(moves), Arc::new(times)))
 }

@@ -146,6 +146,7 @@ pub fn book_leave(
             ))
             .execute(conn)?;
         refresh_deadlines(conn, now, user_id)?;
+        touch_games_ended_since(conn, user_id, starts_at)?;
         let booked = all_leaves(conn, user_id)?
             .into_iter()
             .find(|l| l.starts_at == starts_at)
@@ -200,11 +201,12 @@ pub fn end_leave_now(
             return Err(LeaveError::NotRunning);
         }
         refresh_deadlines(conn, now, user_id)?;
-        leaves::table
+        let leave: Leave = leaves::table
             .find(leave_id)
             .select(Leave::as_select())
-            .first(conn)
-            .map_err(LeaveError::from)
+            .first(conn)?;
+        touch_games_ended_since(conn, user_id, leave.starts_at)?;
+        Ok(leave)
     })
 }
 
@@ -243,6 +245,26 @@ fn refresh_deadlines(
         let turn_start = state.last_move_at.unwrap_or(record.game.created_at);
         let moved = deadline(tc, turn_start, bank, &periods);
         set_deadline(conn, now, game_id, board, moved)?;
+    }
+    Ok(())
+}
+
+/// Counts a change in each game of `user_id` that ended after `since`: the leave its page shows
+/// (`game::leave_taken`) changed with this booking, so the record kept of it is stale. (The
+/// running ones were locked by [`refresh_deadlines`]; leave not begun touches no ended game.)
+fn touch_games_ended_since(
+    conn: &mut DbConnection,
+    user_id: i64,
+    since: NaiveDateTime,
+) -> QueryResult<()> {
+    let ended: Vec<i64> = game_players::table
+        .inner_join(games::table)
+        .filter(game_players::user_id.eq(user_id))
+        .filter(games::finished_at.gt(since))
+        .select(games::id)
+        .load(conn)?;
+    for game_id in ended {
+        lock_game(conn, game_id)?;
     }
     Ok(())
 }

@@ -206,10 +206,12 @@ pub fn act(
     if let Action::Move(input) = &req.action {
         return move_before_lock(conn, records, now, req, (input, message));
     }
-    crate::db::write_transaction(conn, |conn| {
+    let answer = crate::db::write_transaction(conn, |conn| {
         act_locked(conn, now, req, message)?;
         load_game_cached(conn, records, req.game_id)?.ok_or(PlayError::NotFound)
-    })
+    })?;
+    records.keep_committed(&answer);
+    Ok(answer)
 }
 
 /// Who acts (their seat) in the game as read, and whether the player to move is overdue;
@@ -304,10 +306,12 @@ fn move_before_lock(
     let record = read_game_cached(conn, records, req.game_id)?.ok_or(PlayError::NotFound)?;
     if record.game.variant == MINESWEEPER {
         // Its rules read the secret rows: judged and stored with the game locked.
-        return crate::db::write_transaction(conn, |conn| {
+        let answer = crate::db::write_transaction(conn, |conn| {
             act_locked(conn, now, req, message)?;
             load_game_cached(conn, records, req.game_id)?.ok_or(PlayError::NotFound)
-        });
+        })?;
+        records.keep_committed(&answer);
+        return Ok(answer);
     }
     let (me, _) = check_turn(&record, req, now)?;
     // The game is taken from the replay cache, the move played on it, and put back once
@@ -333,6 +337,7 @@ fn move_before_lock(
     if stored {
         remember_replay(game_id, &initial_fen, prepared.after);
     }
+    records.keep_committed(&answer);
     Ok(answer)
 }
 

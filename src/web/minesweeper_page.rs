@@ -239,12 +239,15 @@ pub async fn draw(
     let me = session::current_user_id(session);
     let records = state.records.clone();
     let (record, game) = state
-        .db(move |c| -> Result<_, WebError> {
-            let Some(record) = load_game_cached(c, &records, id)? else {
-                return Ok(None);
-            };
-            let game = secret_game(c, &record).map_err(WebError::internal)?;
-            Ok(Some((record, game)))
+        .db(move |c| {
+            // The record and the reader's secret rows as of one moment.
+            crate::db::read_snapshot(c, |c| -> Result<_, WebError> {
+                let Some(record) = load_game_cached(c, &records, id)? else {
+                    return Ok(None);
+                };
+                let game = secret_game(c, &record).map_err(WebError::internal)?;
+                Ok(Some((record, game)))
+            })
         })
         .await??
         .ok_or(WebError::NotFound)?;

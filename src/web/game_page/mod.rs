@@ -25,7 +25,9 @@ use std::sync::Arc;
 use chrono::NaiveDateTime;
 use slowfuse_rules::{Game, PlayedMove};
 
-use crate::game::{GameRecord, LeaveTaken, RecordCache, leave_taken, load_game_cached};
+use crate::game::{
+    GameRecord, LeaveTaken, RecordCache, leave_taken, load_game_cached, read_game_cached,
+};
 use crate::usecases::engine_analysis::{EngineReview, read_review_of};
 use crate::usecases::messages::readable_conversation;
 use crate::web::errors::WebError;
@@ -301,6 +303,21 @@ fn load(
     me: Option<i64>,
     now: NaiveDateTime,
 ) -> Result<Option<Loaded>, WebError> {
+    if me.is_none() {
+        // A visitor has no rows of their own: the record (one query of its revision when it is
+        // kept), then only what it calls for, each of which a later write cannot change (the
+        // moves before a leave began, the finished game's review). No snapshot needed.
+        let Some(record) = read_game_cached(conn, records, id)? else {
+            return Ok(None);
+        };
+        let leave = leave_taken(conn, &record, now)?;
+        let review = if record.status.is_running() {
+            None
+        } else {
+            read_review_of(conn, &record)?
+        };
+        return Ok(Some((record, ViewerExtras::default(), leave, review)));
+    }
     crate::db::read_snapshot(conn, |conn| {
         let Some(record) = load_game_cached(conn, records, id)? else {
             return Ok(None);
