@@ -37,6 +37,13 @@ impl RecordCache {
         games.get(&game_id).cloned()
     }
 
+    /// Forgets every game: for a database whose rows were put back under the running
+    /// application (the fuzz targets restore theirs before each input).
+    pub fn clear(&self) {
+        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
+        games.clear();
+    }
+
     fn forget(&self, game_id: i64) {
         let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
         games.remove(&game_id);
