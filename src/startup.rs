@@ -7,8 +7,9 @@ use std::sync::Arc;
 use actix_session::SessionMiddleware;
 use actix_session::config::{CookieContentSecurity, PersistentSession};
 use actix_session::storage::CookieSessionStore;
+use actix_web::body::MessageBody;
 use actix_web::cookie::{Key, SameSite};
-use actix_web::dev::Server;
+use actix_web::dev::{Server, ServiceFactory, ServiceRequest, ServiceResponse};
 use actix_web::middleware::from_fn;
 use actix_web::{App, HttpServer, web};
 
@@ -38,48 +39,10 @@ impl Application {
         clock: Arc<dyn Clock>,
         random: Arc<dyn Random>,
     ) -> anyhow::Result<Application> {
-        let pool = db::connect(&settings.database)?;
-        let applied = db::migrate(&mut *pool.get()?)?;
-        if applied > 0 {
-            log::info!("applied {applied} database migrations");
-        }
-        // Games finished before the opening book existed join it now (nothing to do later on).
-        let indexed = crate::usecases::book::index_missing_games(&mut *pool.get()?)?;
-        if indexed > 0 {
-            log::info!("added {indexed} finished games to the opening book");
-        }
-        let key = session_key(&settings)?;
-        // Mail settings that cannot work stop the start, rather than every mail later.
-        crate::mail::Mailer::from_settings(
-            &settings.mail,
-            &settings.server.data_dir,
-            &crate::mail::messages::url_host(&settings.server.public_url),
-        )?;
-        let listener = TcpListener::bind(&settings.server.bind)?;
+        let bind = settings.server.bind.clone();
+        let (state, key) = prepare(settings, clock, random)?;
+        let listener = TcpListener::bind(&bind)?;
         let port = listener.local_addr()?.port();
-        let auth = &settings.auth;
-        let passwords = crate::passwords::PasswordGate::new(
-            auth.password_hashes_at_once,
-            auth.password_queue,
-            std::time::Duration::from_secs(auth.password_wait_seconds),
-        );
-        let db_turns = tokio::sync::Semaphore::new(settings.database.pool_size.max(1) as usize);
-        let state = AppState {
-            passwords,
-            pool,
-            db_turns: Arc::new(db_turns),
-            settings: Arc::new(settings),
-            clock,
-            random,
-            signer: crate::mail::Signer::from_secret(key.master()),
-            records: Arc::default(),
-            computer_wakeup: Arc::default(),
-            analysis_wakeup: Arc::default(),
-            shutdown: Arc::default(),
-            metrics: Arc::default(),
-        };
-        crate::metrics::process_start_seconds();
-        state.metrics.worker.start(state.now());
         let server = run(listener, state.clone(), key)?;
         let mut loops = Vec::new();
         if state.settings.worker.enabled {
@@ -123,6 +86,57 @@ impl Application {
     }
 }
 
+/// The application's state and its cookie key, without a listener or background work: connects
+/// to the database, applies migrations, checks the mail settings. [`Application::build`] serves
+/// it; the fuzz targets (`fuzz/`) call [`app`] on it in process.
+pub fn prepare(
+    settings: Settings,
+    clock: Arc<dyn Clock>,
+    random: Arc<dyn Random>,
+) -> anyhow::Result<(AppState, Key)> {
+    let pool = db::connect(&settings.database)?;
+    let applied = db::migrate(&mut *pool.get()?)?;
+    if applied > 0 {
+        log::info!("applied {applied} database migrations");
+    }
+    // Games finished before the opening book existed join it now (nothing to do later on).
+    let indexed = crate::usecases::book::index_missing_games(&mut *pool.get()?)?;
+    if indexed > 0 {
+        log::info!("added {indexed} finished games to the opening book");
+    }
+    let key = session_key(&settings)?;
+    // Mail settings that cannot work stop the start, rather than every mail later.
+    crate::mail::Mailer::from_settings(
+        &settings.mail,
+        &settings.server.data_dir,
+        &crate::mail::messages::url_host(&settings.server.public_url),
+    )?;
+    let auth = &settings.auth;
+    let passwords = crate::passwords::PasswordGate::new(
+        auth.password_hashes_at_once,
+        auth.password_queue,
+        std::time::Duration::from_secs(auth.password_wait_seconds),
+    );
+    let db_turns = tokio::sync::Semaphore::new(settings.database.pool_size.max(1) as usize);
+    let state = AppState {
+        passwords,
+        pool,
+        db_turns: Arc::new(db_turns),
+        settings: Arc::new(settings),
+        clock,
+        random,
+        signer: crate::mail::Signer::from_secret(key.master()),
+        records: Arc::default(),
+        computer_wakeup: Arc::default(),
+        analysis_wakeup: Arc::default(),
+        shutdown: Arc::default(),
+        metrics: Arc::default(),
+    };
+    crate::metrics::process_start_seconds();
+    state.metrics.worker.start(state.now());
+    Ok((state, key))
+}
+
 /// The cookie key: from the configured secret, else one made once and kept in the data dir.
 fn session_key(settings: &Settings) -> anyhow::Result<Key> {
     let secret = settings.server.secret_key.trim();
@@ -157,35 +171,49 @@ fn read_or_create_key(path: &Path) -> anyhow::Result<Key> {
     Ok(key)
 }
 
+/// The application one worker thread serves: the middleware (outermost last) around every
+/// route, over `data`.
+pub fn app(
+    data: web::Data<AppState>,
+    key: Key,
+) -> App<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    let secure = data.settings.server.public_url.starts_with("https://");
+    let days = data.settings.auth.session_days;
+    App::new()
+        // Inside the session middleware (the last `wrap` is the outermost).
+        .wrap(from_fn(crate::web::session_guard::end_stale_sessions))
+        .wrap(
+            SessionMiddleware::builder(CookieSessionStore::default(), key)
+                .cookie_name("slowfuse".into())
+                .cookie_secure(secure)
+                .cookie_http_only(true)
+                .cookie_same_site(SameSite::Lax)
+                .cookie_content_security(CookieContentSecurity::Private)
+                .session_lifecycle(
+                    PersistentSession::default()
+                        .session_ttl(actix_web::cookie::time::Duration::days(days)),
+                )
+                .build(),
+        )
+        .wrap(from_fn(crate::web::limits::refuse_oversized))
+        .wrap(crate::web::headers::security_headers())
+        .wrap(from_fn(crate::web::observe::observe))
+        .app_data(data)
+        .configure(routes)
+}
+
 fn run(listener: TcpListener, state: AppState, key: Key) -> anyhow::Result<Server> {
-    let secure = state.settings.server.public_url.starts_with("https://");
-    let days = state.settings.auth.session_days;
     let workers = state.settings.server.workers;
     let data = web::Data::new(state);
-    let mut server = HttpServer::new(move || {
-        App::new()
-            // Inside the session middleware (the last `wrap` is the outermost).
-            .wrap(from_fn(crate::web::session_guard::end_stale_sessions))
-            .wrap(
-                SessionMiddleware::builder(CookieSessionStore::default(), key.clone())
-                    .cookie_name("slowfuse".into())
-                    .cookie_secure(secure)
-                    .cookie_http_only(true)
-                    .cookie_same_site(SameSite::Lax)
-                    .cookie_content_security(CookieContentSecurity::Private)
-                    .session_lifecycle(
-                        PersistentSession::default()
-                            .session_ttl(actix_web::cookie::time::Duration::days(days)),
-                    )
-                    .build(),
-            )
-            .wrap(from_fn(crate::web::limits::refuse_oversized))
-            .wrap(crate::web::headers::security_headers())
-            .wrap(from_fn(crate::web::observe::observe))
-            .app_data(data.clone())
-            .configure(routes)
-    })
-    .listen(listener)?;
+    let mut server = HttpServer::new(move || app(data.clone(), key.clone())).listen(listener)?;
     if workers > 0 {
         server = server.workers(workers);
     }
