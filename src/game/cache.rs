@@ -52,8 +52,7 @@ impl RecordCache {
     /// Forgets every game: for a database whose rows were put back under the running
     /// application (the fuzz targets restore theirs before each input).
     pub fn clear(&self) {
-        let mut games = self.games.lock().unwrap_or_else(|e| e.into_inner());
-        games.clear();
+        self.lock().clear();
     }
 
     fn forget(&self, game_id: i64) {
@@ -95,15 +94,13 @@ pub fn read_game_cached(
     game_id: i64,
 ) -> QueryResult<Option<GameRecord>> {
     if in_write_transaction() {
-        return load_game_cached(conn, cache, game_id);
+        return load_with_kept_moves(conn, cache, game_id);
     }
-    let Some(revision) = current_revision(conn, game_id)? else {
-        return Ok(None);
-    };
-    if let Some(kept) = cache.get_at(game_id, revision) {
-        return Ok(Some(kept));
+    match look_up(conn, cache, game_id)? {
+        Lookup::Gone => Ok(None),
+        Lookup::Kept(record) => Ok(Some(*record)),
+        Lookup::Stale => read_snapshot(conn, |conn| read_and_keep(conn, cache, game_id)),
     }
-    read_snapshot(conn, |conn| read_and_keep(conn, cache, game_id))
 }
 
 /// Loads a game as [`super::load_game`] does, inside a snapshot (or a write transaction) of the
@@ -119,22 +116,36 @@ pub fn load_game_cached(
         // The game was just locked, so its revision is this transaction's own: read it.
         return load_with_kept_moves(conn, cache, game_id);
     }
-    let Some(revision) = current_revision(conn, game_id)? else {
-        return Ok(None);
-    };
-    if let Some(kept) = cache.get_at(game_id, revision) {
-        return Ok(Some(kept));
+    match look_up(conn, cache, game_id)? {
+        Lookup::Gone => Ok(None),
+        Lookup::Kept(record) => Ok(Some(*record)),
+        Lookup::Stale => read_and_keep(conn, cache, game_id),
     }
-    read_and_keep(conn, cache, game_id)
 }
 
-/// The game's revision (None: no such game).
-fn current_revision(conn: &mut DbConnection, game_id: i64) -> QueryResult<Option<i64>> {
-    crate::on_backend!(conn, |c| games::table
+/// What one query of a game's revision tells of the kept record.
+enum Lookup {
+    /// No such game.
+    Gone,
+    /// The kept record is the game's now.
+    Kept(Box<GameRecord>),
+    /// Nothing kept, or kept at another revision: the game is to be read.
+    Stale,
+}
+
+fn look_up(conn: &mut DbConnection, cache: &RecordCache, game_id: i64) -> QueryResult<Lookup> {
+    let revision: Option<i64> = crate::on_backend!(conn, |c| games::table
         .find(game_id)
         .select(games::revision)
-        .first::<i64>(c)
-        .optional())
+        .first(c)
+        .optional())?;
+    Ok(match revision {
+        None => Lookup::Gone,
+        Some(revision) => match cache.get_at(game_id, revision) {
+            Some(record) => Lookup::Kept(Box::new(record)),
+            None => Lookup::Stale,
+        },
+    })
 }
 
 /// Reads the game from committed rows (a snapshot) and keeps it.

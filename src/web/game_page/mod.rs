@@ -310,12 +310,7 @@ fn load(
         let Some(record) = read_game_cached(conn, records, id)? else {
             return Ok(None);
         };
-        let leave = leave_taken(conn, &record, now)?;
-        let review = if record.status.is_running() {
-            None
-        } else {
-            read_review_of(conn, &record)?
-        };
+        let (leave, review) = leave_and_review(conn, &record, now)?;
         return Ok(Some((record, ViewerExtras::default(), leave, review)));
     }
     crate::db::read_snapshot(conn, |conn| {
@@ -323,14 +318,25 @@ fn load(
             return Ok(None);
         };
         let extras = ViewerExtras::load(conn, &record, &Viewer::of(&record, me, false))?;
-        let leave = leave_taken(conn, &record, now)?;
-        let review = if record.status.is_running() {
-            None
-        } else {
-            read_review_of(conn, &record)?
-        };
+        let (leave, review) = leave_and_review(conn, &record, now)?;
         Ok(Some((record, extras, leave, review)))
     })
+}
+
+/// What the record calls for, the same for every viewer: the players' leave during the game,
+/// and a finished game's engine review.
+fn leave_and_review(
+    conn: &mut crate::db::DbConnection,
+    record: &GameRecord,
+    now: NaiveDateTime,
+) -> Result<(Vec<LeaveTaken>, Option<EngineReview>), WebError> {
+    let leave = leave_taken(conn, record, now)?;
+    let review = if record.status.is_running() {
+        None
+    } else {
+        read_review_of(conn, record)?
+    };
+    Ok((leave, review))
 }
 
 /// Draws game `id` for the session's viewer: 200 for a view, the refusal's status otherwise.
