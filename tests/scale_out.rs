@@ -486,25 +486,31 @@ fn two_instances_behind_nginx_do_each_move_reply_timeout_digest_and_mail_once() 
         "nginx's $request_id passed through: {id}"
     );
 
-    // The digest players read their mail once a day, from midnight: due at once. In the
-    // last hour of a UTC day, midnight is taken two hours east, so that no new day begins
-    // while the test runs (it would bring a second digest).
+    // The digest players read their mail once a day. While their games are set up, the
+    // digest hour is 23, not yet come, so that a worker cannot write the digest between
+    // their opponent's move and the draw offer; then it is moved to midnight, due at once.
+    // In the last two hours of a UTC day, the day is taken two hours east, so that the
+    // hour has not come and no new day begins while the test runs (it would bring a second
+    // digest).
     use chrono::Timelike;
-    let zone = if chrono::Utc::now().hour() == 23 {
+    let zone = if chrono::Utc::now().hour() >= 22 {
         "Etc/GMT-2"
     } else {
         "UTC"
     };
-    for name in ["digest0", "digest1"] {
-        let r = api.post_method(
-            "PUT",
-            "/api/v1/me/notifications",
-            Some(&tok(name)),
-            json!({"kinds": {"your_turn": "digest", "draw_offered": "digest"},
-                   "digest_hour": 0, "time_zone": zone}),
-        );
-        assert_eq!(r.status, 200, "{}", r.body);
-    }
+    let set_digest_hour = |hour: u32| {
+        for name in ["digest0", "digest1"] {
+            let r = api.post_method(
+                "PUT",
+                "/api/v1/me/notifications",
+                Some(&tok(name)),
+                json!({"kinds": {"your_turn": "digest", "draw_offered": "digest"},
+                       "digest_hour": hour, "time_zone": zone}),
+            );
+            assert_eq!(r.status, 200, "{}", r.body);
+        }
+    };
+    set_digest_hour(23);
 
     // (a, b) Four games played through nginx at once; Black answers by conditional lines in
     // two of them.
@@ -568,6 +574,7 @@ fn two_instances_behind_nginx_do_each_move_reply_timeout_digest_and_mail_once() 
             g
         })
         .collect();
+    set_digest_hour(0);
     // (c) Two games against the computer.
     let computer_games: Vec<(i64, String)> = ["human0", "human1"]
         .into_iter()
