@@ -50,10 +50,10 @@ pub fn queue_due_digests(conn: &mut DbConnection, now: NaiveDateTime) -> QueryRe
         })
         .collect();
     // A few queries for all of them, not a few for each: which digests are written already,
-    // and who has anything to tell (a held event, a game awaiting their move). Only those
+    // then, of the rest only, who has anything to tell (a held event, a game awaiting their
+    // move). Once the day's digests are out, a pass asks the first question alone. Those
     // left are written, each checked again in its own transaction.
     let mut written = HashSet::new();
-    let mut telling = HashSet::new();
     for chunk in due.chunks(500) {
         let keys: Vec<&str> = chunk.iter().map(|(_, _, key)| key.as_str()).collect();
         written.extend(
@@ -62,6 +62,13 @@ pub fn queue_due_digests(conn: &mut DbConnection, now: NaiveDateTime) -> QueryRe
                 .select(outbox::dedup_key)
                 .load::<String>(conn)?,
         );
+    }
+    let due: Vec<_> = due
+        .into_iter()
+        .filter(|(_, _, key)| !written.contains(key))
+        .collect();
+    let mut telling = HashSet::new();
+    for chunk in due.chunks(500) {
         let ids: Vec<i64> = chunk.iter().map(|(id, ..)| *id).collect();
         telling.extend(
             outbox::table
@@ -76,7 +83,7 @@ pub fn queue_due_digests(conn: &mut DbConnection, now: NaiveDateTime) -> QueryRe
     }
     let mut queued = 0;
     for (user_id, date, key) in due {
-        if written.contains(&key) || !telling.contains(&user_id) {
+        if !telling.contains(&user_id) {
             continue;
         }
         if crate::db::write_transaction(conn, |conn| queue_digest(conn, now, user_id, date, &key))?
