@@ -852,10 +852,11 @@ fn the_opening_book_counts_finished_games_only(app: &TestApp) {
     );
     assert_eq!(book("standard", "not a fen").status, 422);
     assert_eq!(book("checkers", "8/8/8/8/8/8/8/8 w - - 0 1").status, 422);
-    // The games behind a book position, found by the search.
-    let found = |fen: &str| -> Vec<i64> {
+    // The games behind a book position, found by the search, as many as its total says
+    // (counted from the book alone, or with the games when another filter asks).
+    let found_with = |filters: &str, fen: &str| -> Vec<i64> {
         let q = format!(
-            "/api/v1/search?variant=standard&status=finished&position={}",
+            "/api/v1/search?{filters}&position={}",
             fen.replace(' ', "%20").replace('/', "%2F")
         );
         let r = app.get(&q, None);
@@ -867,8 +868,10 @@ fn the_opening_book_counts_finished_games_only(app: &TestApp) {
             .map(|g| g["id"].as_i64().unwrap())
             .collect();
         ids.sort();
+        assert_eq!(r.body["total"], ids.len(), "{q}: {}", r.body);
         ids
     };
+    let found = |fen: &str| found_with("variant=standard&status=finished", fen);
     assert_eq!(
         found("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"),
         [g1, g2]
@@ -878,6 +881,25 @@ fn the_opening_book_counts_finished_games_only(app: &TestApp) {
         found("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"),
         [g1]
     );
+    // A game that comes back to the start position is counted once.
+    let g4 = app.game("standard", &a, &b);
+    app.play_all(g4, &a, &b, &["Nf3", "Nf6", "Ng1", "Ng8", "Nc3"]);
+    resign(g4, &b, 5);
+    let start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    assert_eq!(found(start_fen), [g1, g2, g4]);
+    // The book counts it there once too, with the move it played the first time.
+    let start = book("standard", start_fen);
+    assert_eq!(start.body["games"], 3, "{}", start.body);
+    assert_eq!(
+        start.body["moves"],
+        json!([
+            {"uci": "e2e4", "san": "e4", "games": 2, "white": 1, "draws": 0, "black": 1},
+            {"uci": "g1f3", "san": "Nf3", "games": 1, "white": 1, "draws": 0, "black": 0}
+        ])
+    );
+    assert_eq!(found_with("variant=&status=", start_fen), [g1, g2, g4]);
+    assert_eq!(found_with("result=1-0", start_fen), [g1, g4]);
+    assert_eq!(found_with("status=started", start_fen), Vec::<i64>::new());
     let bad = app.get("/api/v1/search?position=nonsense", None);
     assert_eq!(bad.status, 422, "{}", bad.body);
     // The PGN names the opening too, and reads cleanly elsewhere.
@@ -894,15 +916,14 @@ fn the_opening_book_counts_finished_games_only(app: &TestApp) {
     diesel::delete(slowfuse::schema::book_moves::table)
         .execute(&mut **conn)
         .unwrap();
-    let start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     assert_eq!(book("standard", start_fen).body["games"], 0);
     assert_eq!(
         slowfuse::usecases::book::index_missing_games(&mut conn).unwrap(),
-        2
+        3
     );
     assert_eq!(
         slowfuse::usecases::book::index_missing_games(&mut conn).unwrap(),
         0
     );
-    assert_eq!(book("standard", start_fen).body["games"], 2);
+    assert_eq!(book("standard", start_fen).body["games"], 3);
 }

@@ -1,5 +1,7 @@
 //! The opening book: for every finished game of a two-player variant, the move played from each
-//! of its first [`BOOK_PLIES`] positions, with the game's result. Written by
+//! position it reached within its first [`BOOK_PLIES`] plies, with the game's result; a game
+//! that came back to a position counts there once, with the move it played the first time, so
+//! a position's games are games, not visits (the search by position counts the same). Written by
 //! [`index_finished_game`] in the transaction that ends a game (so a running game is never in
 //! it), read by [`book_position`] for a position of a variant: the moves played from it, how
 //! often, and how those games ended.
@@ -71,16 +73,20 @@ pub fn index_game(
     result: &str,
     game: &slowfuse_rules::Game,
 ) -> QueryResult<usize> {
+    let mut seen = std::collections::HashSet::new();
     let rows: Vec<_> = game
         .moves()
         .iter()
         .take(BOOK_PLIES as usize)
         .enumerate()
         .filter_map(|(ply, played)| {
-            let fen = game.fen_at(u32::try_from(ply).ok()?)?;
+            let position = position_key(&game.fen_at(u32::try_from(ply).ok()?)?);
+            if !seen.insert(position.clone()) {
+                return None;
+            }
             Some((
                 book_moves::variant.eq(variant.to_string()),
-                book_moves::position.eq(position_key(&fen)),
+                book_moves::position.eq(position),
                 book_moves::game_id.eq(game_id),
                 book_moves::ply.eq(i32::try_from(ply).ok()?),
                 book_moves::uci.eq(played.uci.clone()),

@@ -603,6 +603,45 @@ fn ordered(q: Filtered<'_>, sort: Sort) -> Filtered<'_> {
     }
 }
 
+/// How many games a search counts, read as cheaply as its filters allow: a search by a
+/// position alone (in its variant) counts the games in the book's covering index, without
+/// reading the games; every other search counts the games it filters. The two agree, since
+/// the book holds the finished games only, each with the variant it was played in, and
+/// every book row belongs to a game (the rows go with it).
+fn count_matching(
+    conn: &mut DbConnection,
+    s: &Search,
+    viewer: Option<i64>,
+    players: &Players,
+) -> QueryResult<i64> {
+    match by_position_alone(s) {
+        Some((variant, key)) => book_moves::table
+            .filter(book_moves::variant.eq(variant))
+            .filter(book_moves::position.eq(key))
+            .select(diesel::dsl::count_distinct(book_moves::game_id))
+            .get_result(conn),
+        None => filtered(s, viewer, players).count().get_result(conn),
+    }
+}
+
+/// The variant and position of a search that filters by those alone.
+fn by_position_alone(s: &Search) -> Option<(&'static str, &str)> {
+    let key = s.position.as_deref()?;
+    let variant = s.variant.unwrap_or(Variant::Standard).as_str();
+    let alone = s.player.is_none()
+        && s.opponent.is_none()
+        && s.variant_name.is_none_or(|v| v == variant)
+        && s.result.is_none()
+        && s.status.is_none_or(|st| st == "finished")
+        && s.rated.is_none()
+        && s.tags.is_empty()
+        && s.started.from.is_none()
+        && s.started.until.is_none()
+        && s.finished.from.is_none()
+        && s.finished.until.is_none();
+    alone.then_some((variant, key))
+}
+
 fn nothing_can_match(s: &Search, viewer: Option<i64>, players: &Players) -> bool {
     !players.unknown.is_empty() || (!s.tags.is_empty() && viewer.is_none())
 }
@@ -625,7 +664,7 @@ pub fn search_games(
         if nothing_can_match(s, viewer, &players) {
             return Ok(results);
         }
-        results.total = filtered(s, viewer, &players).count().get_result(conn)?;
+        results.total = count_matching(conn, s, viewer, &players)?;
         let offset = i64::from(s.page - 1) * i64::from(s.per_page);
         let rows: Vec<Game> = ordered(filtered(s, viewer, &players), s.sort)
             .select(Game::as_select())
@@ -663,7 +702,7 @@ pub fn matching_count(
     if nothing_can_match(s, viewer, &players) {
         return Ok(0);
     }
-    filtered(s, viewer, &players).count().get_result(conn)
+    count_matching(conn, s, viewer, &players)
 }
 
 /// Where a batch of a bulk export ended: the sort key of its last game.
