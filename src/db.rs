@@ -331,6 +331,30 @@ where
     }
 }
 
+/// Runs `f`, which only reads, as [`read_snapshot`] does, with PostgreSQL planning each of its
+/// statements for the values bound to it (`plan_cache_mode = force_custom_plan`, for this
+/// transaction alone). For the queries whose best plan depends on those values: a search by a
+/// position most games passed through or by one that few did, a player with thousands of
+/// games or with eighty, the digest scan's readers. A prepared statement run again is
+/// otherwise planned, from its sixth run on, for any values, and for these that plan read
+/// several times as much (docs/benchmarks.md, "Data at scale"). The hot paths (a page view,
+/// a move) keep their generic plans: their statements find rows by key, and planning each
+/// run would only cost time.
+pub fn read_planned_for_values<T, E>(
+    conn: &mut DbConnection,
+    f: impl FnOnce(&mut DbConnection) -> Result<T, E>,
+) -> Result<T, E>
+where
+    E: From<diesel::result::Error>,
+{
+    read_snapshot(conn, |conn| {
+        if let DbConnection::Pg(pg) = conn {
+            diesel::sql_query("SET LOCAL plan_cache_mode = force_custom_plan").execute(pg)?;
+        }
+        f(conn)
+    })
+}
+
 /// The SQLite writers' queue of this process (one for every database file: writers of two
 /// files, as in the tests, merely wait for each other a little).
 static SQLITE_WRITERS: std::sync::Mutex<()> = std::sync::Mutex::new(());

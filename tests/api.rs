@@ -900,6 +900,21 @@ fn the_opening_book_counts_finished_games_only(app: &TestApp) {
     assert_eq!(found_with("variant=&status=", start_fen), [g1, g2, g4]);
     assert_eq!(found_with("result=1-0", start_fen), [g1, g4]);
     assert_eq!(found_with("status=started", start_fen), Vec::<i64>::new());
+    // Page by page, the same games in the same order (newest finished first), the early pages
+    // walked in that order, the last gathered and sorted.
+    let paged: Vec<i64> = (1..=3)
+        .flat_map(|p| {
+            let q = format!(
+                "/api/v1/search?per_page=1&page={p}&position={}",
+                start_fen.replace(' ', "%20").replace('/', "%2F")
+            );
+            let r = app.get(&q, None);
+            assert_eq!(r.body["total"], 3, "{q}: {}", r.body);
+            r.body["games"].as_array().unwrap().clone()
+        })
+        .map(|g| g["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(paged, [g4, g2, g1]);
     let bad = app.get("/api/v1/search?position=nonsense", None);
     assert_eq!(bad.status, 422, "{}", bad.body);
     // The PGN names the opening too, and reads cleanly elsewhere.

@@ -300,6 +300,13 @@ fn both_orders_and_paging(f: &Fixture) {
     let last = b.get("/search?player=alice&per_page=1&page=4");
     assert_eq!(page_ids(&last.body), vec![g2]);
     assert!(!last.body.contains(r#"rel="next""#));
+    // Each page is the same slice of the whole list, however it is read: a player's early
+    // pages walked in order, the late ones gathered and sorted.
+    let all = f.ids("player=alice", None);
+    let paged: Vec<i64> = (1..=all.len())
+        .flat_map(|p| ids_of(&f.search(&format!("player=alice&per_page=1&page={p}"), None)))
+        .collect();
+    assert_eq!(paged, all);
     let urgent = b.get("/search?sort=time_left&status=started");
     assert_eq!(page_ids(&urgent.body), vec![g6, g2]);
     assert!(

@@ -35,6 +35,26 @@ fn digest_key(user_id: i64, date: NaiveDate) -> String {
 /// their move, or a held event). The held rows it lists are marked `digested` in the same
 /// transaction. Returns the digests queued.
 pub fn queue_due_digests(conn: &mut DbConnection, now: NaiveDateTime) -> QueryResult<usize> {
+    let due = crate::db::read_planned_for_values(conn, |conn| digests_to_write(conn, now))?;
+    let mut queued = 0;
+    for (user_id, date, key) in due {
+        if crate::db::write_transaction(conn, |conn| queue_digest(conn, now, user_id, date, &key))?
+        {
+            queued += 1;
+        }
+    }
+    Ok(queued)
+}
+
+/// The digests the scan is to write, each with its reader and local date: of the users whose
+/// digest hour has come, those whose digest of the day is not written yet and who have
+/// something to tell. A few queries for all of them, not a few for each: which digests are
+/// written already, then, of the rest only, who has anything to tell (a held event, a game
+/// awaiting their move). Once the day's digests are out, a pass asks the first question alone.
+fn digests_to_write(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+) -> QueryResult<Vec<(i64, NaiveDate, String)>> {
     let candidates: Vec<(i64, String, i32)> = users::table
         .inner_join(email_preferences::table)
         .filter(email_preferences::mode.eq(Mode::Digest.as_str()))
@@ -49,10 +69,6 @@ pub fn queue_due_digests(conn: &mut DbConnection, now: NaiveDateTime) -> QueryRe
             Some((user_id, date, digest_key(user_id, date)))
         })
         .collect();
-    // A few queries for all of them, not a few for each: which digests are written already,
-    // then, of the rest only, who has anything to tell (a held event, a game awaiting their
-    // move). Once the day's digests are out, a pass asks the first question alone. Those
-    // left are written, each checked again in its own transaction.
     let mut written = HashSet::new();
     for chunk in due.chunks(500) {
         let keys: Vec<&str> = chunk.iter().map(|(_, _, key)| key.as_str()).collect();
@@ -81,17 +97,10 @@ pub fn queue_due_digests(conn: &mut DbConnection, now: NaiveDateTime) -> QueryRe
         );
         telling.extend(awaiting_move(conn, &ids)?);
     }
-    let mut queued = 0;
-    for (user_id, date, key) in due {
-        if !telling.contains(&user_id) {
-            continue;
-        }
-        if crate::db::write_transaction(conn, |conn| queue_digest(conn, now, user_id, date, &key))?
-        {
-            queued += 1;
-        }
-    }
-    Ok(queued)
+    Ok(due
+        .into_iter()
+        .filter(|(user_id, ..)| telling.contains(user_id))
+        .collect())
 }
 
 /// Writes one digest row listing the user's held events, unless there is nothing to tell or

@@ -500,15 +500,56 @@ fn colors(c: Option<Color>) -> Vec<&'static str> {
     }
 }
 
+/// How the filters that name a set of games (a player's seats, a position) are asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Read {
+    /// The set is gathered first (`id IN (…)`), then what matches is sorted: cheap for a small
+    /// set, and what the count and the export ask.
+    Gather,
+    /// Each game, walked in the search's order, is checked against the set (`EXISTS (…)` of
+    /// its own rows): a page of a large set without sorting all of it.
+    Walk,
+}
+
+/// How to read a page of `total` matching games up to its last (`wanted`, counted from the
+/// first match), in the order of newest finished first: walked when the walk is expected to
+/// pass fewer games than gathering would sort, gathered otherwise. The walk passes about
+/// `wanted × games / total` games (the games counted by their highest id: ids are never
+/// reused and games are hardly ever deleted), so a page of a player with thousands of games
+/// or of a position thousands of games passed through is walked, and a player's few games
+/// among many, or a page far down, are gathered.
+fn page_read(conn: &mut DbConnection, s: &Search, total: i64, wanted: i64) -> QueryResult<Read> {
+    if s.sort != Sort::Finished || total == 0 {
+        return Ok(Read::Gather);
+    }
+    let games: Option<i64> = games::table
+        .select(diesel::dsl::max(games::id))
+        .get_result(conn)?;
+    let walked = wanted.saturating_mul(games.unwrap_or(0)) / total;
+    Ok(if walked <= total {
+        Read::Walk
+    } else {
+        Read::Gather
+    })
+}
+
 /// The games matching every filter, unordered.
-fn filtered<'a>(s: &'a Search, viewer: Option<i64>, players: &Players) -> Filtered<'a> {
+fn filtered<'a>(s: &'a Search, viewer: Option<i64>, players: &Players, read: Read) -> Filtered<'a> {
+    type Condition = Box<dyn BoxableExpression<games::table, MultiBackend, SqlType = Bool>>;
     let mut q = games::table.into_boxed::<MultiBackend>();
     // A player sits in the game with their account, or an imported game names them.
     let plays = |named: &Named, color: Option<Color>| {
+        let user = named.user.unwrap_or(-1);
         let seated = game_players::table
-            .filter(game_players::user_id.eq(named.user.unwrap_or(-1)))
+            .filter(game_players::user_id.eq(user))
             .filter(game_players::color.eq_any(colors(color)))
             .select(game_players::game_id);
+        let seated_here: Condition = Box::new(diesel::dsl::exists(
+            game_players::table
+                .filter(game_players::game_id.eq(games::id))
+                .filter(game_players::user_id.eq(user))
+                .filter(game_players::color.eq_any(colors(color))),
+        ));
         // A key never stored (an empty name is kept as "?") for the colour not searched.
         let key_as = |c: Color| {
             if color.is_none_or(|want| want == c) {
@@ -524,8 +565,8 @@ fn filtered<'a>(s: &'a Search, viewer: Option<i64>, players: &Players) -> Filter
                     .or(game_imports::black_key.eq(key_as(Color::Black))),
             )
             .select(game_imports::game_id);
-        type Condition = Box<dyn BoxableExpression<games::table, MultiBackend, SqlType = Bool>>;
         let condition: Condition = match (named.user.is_some(), named.imported) {
+            (true, false) if read == Read::Walk => seated_here,
             (true, false) => Box::new(games::id.eq_any(seated)),
             (false, _) => Box::new(games::id.eq_any(imported)),
             (true, true) => Box::new(games::id.eq_any(seated).or(games::id.eq_any(imported))),
@@ -564,14 +605,23 @@ fn filtered<'a>(s: &'a Search, viewer: Option<i64>, players: &Players) -> Filter
     }
     if let Some(key) = &s.position {
         let variant = s.variant.unwrap_or(Variant::Standard).as_str();
-        q = q.filter(
-            games::id.eq_any(
-                book_moves::table
-                    .filter(book_moves::variant.eq(variant))
-                    .filter(book_moves::position.eq(key.as_str()))
-                    .select(book_moves::game_id),
+        let passed: Condition = match read {
+            Read::Gather => Box::new(
+                games::id.eq_any(
+                    book_moves::table
+                        .filter(book_moves::variant.eq(variant))
+                        .filter(book_moves::position.eq(key.clone()))
+                        .select(book_moves::game_id),
+                ),
             ),
-        );
+            Read::Walk => Box::new(diesel::dsl::exists(
+                book_moves::table
+                    .filter(book_moves::game_id.eq(games::id))
+                    .filter(book_moves::variant.eq(variant))
+                    .filter(book_moves::position.eq(key.clone())),
+            )),
+        };
+        q = q.filter(passed);
     }
     // Tags are only ever the searcher's own.
     let me = viewer.unwrap_or(-1);
@@ -618,9 +668,11 @@ fn count_matching(
         Some((variant, key)) => book_moves::table
             .filter(book_moves::variant.eq(variant))
             .filter(book_moves::position.eq(key))
-            .select(diesel::dsl::count_distinct(book_moves::game_id))
+            .select(diesel::dsl::count(book_moves::game_id).aggregate_distinct())
             .get_result(conn),
-        None => filtered(s, viewer, players).count().get_result(conn),
+        None => filtered(s, viewer, players, Read::Gather)
+            .count()
+            .get_result(conn),
     }
 }
 
@@ -652,7 +704,7 @@ pub fn search_games(
     viewer: Option<i64>,
     s: &Search,
 ) -> QueryResult<SearchResults> {
-    conn.transaction(|conn| {
+    crate::db::read_planned_for_values(conn, |conn| {
         let players = find_players(conn, s)?;
         let mut results = SearchResults {
             total: 0,
@@ -666,7 +718,8 @@ pub fn search_games(
         }
         results.total = count_matching(conn, s, viewer, &players)?;
         let offset = i64::from(s.page - 1) * i64::from(s.per_page);
-        let rows: Vec<Game> = ordered(filtered(s, viewer, &players), s.sort)
+        let read = page_read(conn, s, results.total, offset + i64::from(s.per_page))?;
+        let rows: Vec<Game> = ordered(filtered(s, viewer, &players, read), s.sort)
             .select(Game::as_select())
             .limit(i64::from(s.per_page))
             .offset(offset)
@@ -698,11 +751,13 @@ pub fn matching_count(
     viewer: Option<i64>,
     s: &Search,
 ) -> QueryResult<i64> {
-    let players = find_players(conn, s)?;
-    if nothing_can_match(s, viewer, &players) {
-        return Ok(0);
-    }
-    count_matching(conn, s, viewer, &players)
+    crate::db::read_planned_for_values(conn, |conn| {
+        let players = find_players(conn, s)?;
+        if nothing_can_match(s, viewer, &players) {
+            return Ok(0);
+        }
+        count_matching(conn, s, viewer, &players)
+    })
 }
 
 /// Where a batch of a bulk export ended: the sort key of its last game.
@@ -725,23 +780,26 @@ pub fn matching_ids_after(
     after: Option<Cursor>,
     limit: i64,
 ) -> QueryResult<(Vec<i64>, Option<Cursor>)> {
-    let players = find_players(conn, s)?;
-    if nothing_can_match(s, viewer, &players) {
-        return Ok((Vec::new(), None));
-    }
-    let mut q = filtered(s, viewer, &players);
-    if let Some(c) = after {
-        q = after_cursor(q, s.sort, c);
-    }
-    let rows: Vec<(i64, String, Option<NaiveDateTime>, Option<NaiveDateTime>)> = ordered(q, s.sort)
-        .select((
-            games::id,
-            games::status,
-            games::finished_at,
-            games::deadline_at,
-        ))
-        .limit(limit)
-        .load(conn)?;
+    let rows: Vec<(i64, String, Option<NaiveDateTime>, Option<NaiveDateTime>)> =
+        crate::db::read_planned_for_values(conn, |conn| {
+            let players = find_players(conn, s)?;
+            if nothing_can_match(s, viewer, &players) {
+                return Ok(Vec::new());
+            }
+            let mut q = filtered(s, viewer, &players, Read::Gather);
+            if let Some(c) = after {
+                q = after_cursor(q, s.sort, c);
+            }
+            ordered(q, s.sort)
+                .select((
+                    games::id,
+                    games::status,
+                    games::finished_at,
+                    games::deadline_at,
+                ))
+                .limit(limit)
+                .load(conn)
+        })?;
     let cursor = rows
         .last()
         .map(|(id, status, finished_at, deadline_at)| Cursor {
