@@ -29,9 +29,13 @@ pub fn depth(conn: &mut DbConnection) -> QueryResult<i64> {
         .get_result(conn)
 }
 
-/// Rows due now, oldest first: waiting ones whose time has come, and claimed ones whose lease
+/// Rows due now, the longest due first (a new row is due when written, so new rows go in the
+/// order they were written): waiting ones whose time has come, and claimed ones whose lease
 /// ran out. A "your move" mail is due only `coalesce_seconds` after it was written, so that a
-/// later move in the same game can replace it.
+/// later move in the same game can replace it. Ordered by when they fell due, the rows are
+/// found through `outbox_due (status, next_attempt_at)`: ordered by id alone, PostgreSQL
+/// walked the primary key from the oldest of millions of sent rows to find the few waiting
+/// ones (docs/benchmarks.md, "Data at scale").
 pub fn due_ids(
     conn: &mut DbConnection,
     now: NaiveDateTime,
@@ -47,7 +51,7 @@ pub fn due_ids(
                 .ne(Kind::YourTurn.as_str())
                 .or(outbox::created_at.le(held_since)),
         )
-        .order(outbox::id.asc())
+        .order((outbox::next_attempt_at.asc(), outbox::id.asc()))
         .select(outbox::id)
         .limit(limit)
         .load(conn)
