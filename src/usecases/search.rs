@@ -507,7 +507,9 @@ enum Read {
     /// set, and what the count and the export ask.
     Gather,
     /// Each game, walked in the search's order, is checked against the set (`EXISTS (…)` of
-    /// its own rows): a page of a large set without sorting all of it.
+    /// its own rows): a page of a large set without sorting all of it. The `OFFSET 0` in the
+    /// `EXISTS` keeps PostgreSQL from turning it into a join, which it would plan as the
+    /// gathering (a hash join of every match, then a sort) when it misjudges the share.
     Walk,
 }
 
@@ -548,7 +550,8 @@ fn filtered<'a>(s: &'a Search, viewer: Option<i64>, players: &Players, read: Rea
             game_players::table
                 .filter(game_players::game_id.eq(games::id))
                 .filter(game_players::user_id.eq(user))
-                .filter(game_players::color.eq_any(colors(color))),
+                .filter(game_players::color.eq_any(colors(color)))
+                .offset(0),
         ));
         // A key never stored (an empty name is kept as "?") for the colour not searched.
         let key_as = |c: Color| {
@@ -618,7 +621,8 @@ fn filtered<'a>(s: &'a Search, viewer: Option<i64>, players: &Players, read: Rea
                 book_moves::table
                     .filter(book_moves::game_id.eq(games::id))
                     .filter(book_moves::variant.eq(variant))
-                    .filter(book_moves::position.eq(key.clone())),
+                    .filter(book_moves::position.eq(key.clone()))
+                    .offset(0),
             )),
         };
         q = q.filter(passed);
