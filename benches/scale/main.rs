@@ -73,7 +73,13 @@ fn main() {
         .find(|url| !url.is_empty());
     print_header(&sizes);
     for (name, pg) in [("SQLite", false), ("PostgreSQL", true)] {
-        if !only.is_empty() && !name.eq_ignore_ascii_case(&only) {
+        // `sqlite`, or `postgres` (`postgresql`), in any case.
+        let only_pg = match only.to_ascii_lowercase().as_str() {
+            "" => None,
+            "sqlite" => Some(false),
+            _ => Some(true),
+        };
+        if only_pg.is_some_and(|only_pg| only_pg != pg) {
             continue;
         }
         let server = match (pg, &postgres) {
