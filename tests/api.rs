@@ -797,11 +797,9 @@ fn the_opening_book_counts_finished_games_only(app: &TestApp) {
     resign(g2, &a, 2);
     let g3 = app.game("standard", &a, &b);
     app.play_all(g3, &a, &b, &["d4"]);
+    let in_url = |fen: &str| fen.replace(' ', "%20").replace('/', "%2F");
     let book = |variant: &str, fen: &str| {
-        let q = format!(
-            "/api/v1/openings?variant={variant}&fen={}",
-            fen.replace(' ', "%20").replace('/', "%2F")
-        );
+        let q = format!("/api/v1/openings?variant={variant}&fen={}", in_url(fen));
         app.get(&q, None)
     };
     let start = book(
@@ -855,10 +853,7 @@ fn the_opening_book_counts_finished_games_only(app: &TestApp) {
     // The games behind a book position, found by the search, as many as its total says
     // (counted from the book alone, or with the games when another filter asks).
     let found_with = |filters: &str, fen: &str| -> Vec<i64> {
-        let q = format!(
-            "/api/v1/search?{filters}&position={}",
-            fen.replace(' ', "%20").replace('/', "%2F")
-        );
+        let q = format!("/api/v1/search?{filters}&position={}", in_url(fen));
         let r = app.get(&q, None);
         assert_eq!(r.status, 200, "{}", r.body);
         let mut ids: Vec<i64> = r.body["games"]
@@ -906,7 +901,7 @@ fn the_opening_book_counts_finished_games_only(app: &TestApp) {
         .flat_map(|p| {
             let q = format!(
                 "/api/v1/search?per_page=1&page={p}&position={}",
-                start_fen.replace(' ', "%20").replace('/', "%2F")
+                in_url(start_fen)
             );
             let r = app.get(&q, None);
             assert_eq!(r.body["total"], 3, "{q}: {}", r.body);

@@ -542,17 +542,11 @@ fn filtered<'a>(s: &'a Search, viewer: Option<i64>, players: &Players, read: Rea
     // A player sits in the game with their account, or an imported game names them.
     let plays = |named: &Named, color: Option<Color>| {
         let user = named.user.unwrap_or(-1);
-        let seated = game_players::table
-            .filter(game_players::user_id.eq(user))
-            .filter(game_players::color.eq_any(colors(color)))
-            .select(game_players::game_id);
-        let seated_here: Condition = Box::new(diesel::dsl::exists(
+        let seats = || {
             game_players::table
-                .filter(game_players::game_id.eq(games::id))
                 .filter(game_players::user_id.eq(user))
                 .filter(game_players::color.eq_any(colors(color)))
-                .offset(0),
-        ));
+        };
         // A key never stored (an empty name is kept as "?") for the colour not searched.
         let key_as = |c: Color| {
             if color.is_none_or(|want| want == c) {
@@ -568,11 +562,16 @@ fn filtered<'a>(s: &'a Search, viewer: Option<i64>, players: &Players, read: Rea
                     .or(game_imports::black_key.eq(key_as(Color::Black))),
             )
             .select(game_imports::game_id);
+        let seated = || games::id.eq_any(seats().select(game_players::game_id));
         let condition: Condition = match (named.user.is_some(), named.imported) {
-            (true, false) if read == Read::Walk => seated_here,
-            (true, false) => Box::new(games::id.eq_any(seated)),
+            (true, false) if read == Read::Walk => Box::new(diesel::dsl::exists(
+                seats()
+                    .filter(game_players::game_id.eq(games::id))
+                    .offset(0),
+            )),
+            (true, false) => Box::new(seated()),
             (false, _) => Box::new(games::id.eq_any(imported)),
-            (true, true) => Box::new(games::id.eq_any(seated).or(games::id.eq_any(imported))),
+            (true, true) => Box::new(seated().or(games::id.eq_any(imported))),
         };
         condition
     };
@@ -608,21 +607,13 @@ fn filtered<'a>(s: &'a Search, viewer: Option<i64>, players: &Players, read: Rea
     }
     if let Some(key) = &s.position {
         let variant = s.variant.unwrap_or(Variant::Standard).as_str();
+        let visits = book_moves::table
+            .filter(book_moves::variant.eq(variant))
+            .filter(book_moves::position.eq(key.clone()));
         let passed: Condition = match read {
-            Read::Gather => Box::new(
-                games::id.eq_any(
-                    book_moves::table
-                        .filter(book_moves::variant.eq(variant))
-                        .filter(book_moves::position.eq(key.clone()))
-                        .select(book_moves::game_id),
-                ),
-            ),
+            Read::Gather => Box::new(games::id.eq_any(visits.select(book_moves::game_id))),
             Read::Walk => Box::new(diesel::dsl::exists(
-                book_moves::table
-                    .filter(book_moves::game_id.eq(games::id))
-                    .filter(book_moves::variant.eq(variant))
-                    .filter(book_moves::position.eq(key.clone()))
-                    .offset(0),
+                visits.filter(book_moves::game_id.eq(games::id)).offset(0),
             )),
         };
         q = q.filter(passed);
