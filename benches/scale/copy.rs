@@ -168,7 +168,9 @@ impl Copy<'_> {
         if pg {
             format!("{col} - interval '{s} seconds'")
         } else {
-            format!("strftime('%Y-%m-%d %H:%M:%f', {col}, '-{s} seconds')")
+            // As diesel writes a time of whole seconds (the templates' are), so that a time
+            // read and written back compares equal to the stored text.
+            format!("strftime('%Y-%m-%d %H:%M:%S', {col}, '-{s} seconds')")
         }
     }
 

@@ -8,8 +8,9 @@
 //! `SLOWFUSE_SCALE_USERS` (2000), `SLOWFUSE_SCALE_RUNS` (runs of each query, 200),
 //! `SLOWFUSE_BENCH_POSTGRES` or else `SLOWFUSE_TEST_POSTGRES` (a PostgreSQL server URL whose
 //! role may create databases; without one only SQLite is measured), `SLOWFUSE_SCALE_ONLY`
-//! (`sqlite` or `postgres`) and `SLOWFUSE_SCALE_PLANS=all` (every statement's plan, not only
-//! those of the slow queries and the scans of big tables).
+//! (`sqlite` or `postgres`), `SLOWFUSE_SCALE_PLANS=all` (every statement's plan, not only
+//! those of the slow queries and the scans of big tables) and `SLOWFUSE_SCALE_KEEP=1` (keep
+//! the databases built, for a closer look, and print where they are).
 
 mod copy;
 mod measure;
@@ -113,6 +114,11 @@ fn main() {
         );
         eprintln!("{} {name}: measuring", clock());
         measure::run(&pool, &database.url, base, &built, sizes.runs);
+        if std::env::var_os("SLOWFUSE_SCALE_KEEP").is_some() {
+            eprintln!("{name} kept: {} (built for {base})", database.url);
+            std::mem::forget(database);
+            let _ = dir.keep();
+        }
     }
     eprintln!("{} done", clock());
 }
