@@ -30,6 +30,7 @@ search_tests!(
     tags_are_added_and_removed_through_the_api,
     my_tags_are_invisible_to_everyone_else,
     tag_validation_errors,
+    a_profile_lists_the_same_recent_games_however_they_are_read,
 );
 
 /// Six games over a week of the fixed clock (creation and end dates UTC):
@@ -733,4 +734,32 @@ fn tag_validation_errors(f: &Fixture) {
     assert!(r.body.contains("you have no tag"), "{}", r.body);
     let r = alice.post("/games/999999/tags", &[("csrf_token", &csrf), ("tag", "x")]);
     assert_eq!(r.status, 404);
+}
+
+/// A profile's recent games are the player's most recently active, newest first, whether
+/// they are walked from the most recent game on (a player seated in a large share of the
+/// games, a short list) or gathered from the player's seats and sorted: each shorter list is
+/// the start of the longer.
+fn a_profile_lists_the_same_recent_games_however_they_are_read(f: &Fixture) {
+    let (status, profile) = send(f.app, "GET", "/api/v1/users/alice", None);
+    assert_eq!(status, 200, "{profile}");
+    let shown: Vec<i64> = profile["recent_games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_i64().unwrap())
+        .collect();
+    let mut sorted = shown.clone();
+    sorted.sort();
+    assert_eq!(sorted, vec![f.g1, f.g2, f.g3, f.g6], "alice's games");
+    // Alice sits in 4 of the 6 games: lists of up to 3 are walked, 4 and more gathered.
+    let mut conn = f.app.state.pool.get().unwrap();
+    for limit in 1..=6 {
+        let p = slowfuse::usecases::profiles::load_profile(&mut conn, "alice", 0, limit)
+            .unwrap()
+            .expect("alice's profile");
+        let ids: Vec<i64> = p.recent_games.iter().map(|g| g.id).collect();
+        let want = &shown[..shown.len().min(limit as usize)];
+        assert_eq!(ids, want, "the {limit} most recent");
+    }
 }

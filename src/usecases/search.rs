@@ -514,25 +514,37 @@ enum Read {
 }
 
 /// How to read a page of `total` matching games up to its last (`wanted`, counted from the
-/// first match), in the order of newest finished first: walked when the walk is expected to
-/// pass fewer games than gathering would sort, gathered otherwise. The walk passes about
-/// `wanted × games / total` games (the games counted by their highest id: ids are never
-/// reused and games are hardly ever deleted), so a page of a player with thousands of games
-/// or of a position thousands of games passed through is walked, and a player's few games
-/// among many, or a page far down, are gathered.
+/// first match), in the order of newest finished first: walked when [`walk_is_shorter`],
+/// gathered otherwise. So a page of a player with thousands of games or of a position
+/// thousands of games passed through is walked, and a player's few games among many, or a
+/// page far down, are gathered.
 fn page_read(conn: &mut DbConnection, s: &Search, total: i64, wanted: i64) -> QueryResult<Read> {
     if s.sort != Sort::Finished || total == 0 {
         return Ok(Read::Gather);
     }
-    let games: Option<i64> = games::table
-        .select(diesel::dsl::max(games::id))
-        .get_result(conn)?;
-    let walked = wanted.saturating_mul(games.unwrap_or(0)) / total;
-    Ok(if walked <= total {
+    Ok(if walk_is_shorter(conn, wanted, total)? {
         Read::Walk
     } else {
         Read::Gather
     })
+}
+
+/// Whether walking every game in an order, each checked against a set of `matches` games,
+/// passes fewer games before the `wanted`-th match than gathering the set would sort. The walk
+/// passes about `wanted × games / matches` games, the games counted by their highest id (ids
+/// are never reused and games are hardly ever deleted): one cheap query.
+pub(crate) fn walk_is_shorter(
+    conn: &mut DbConnection,
+    wanted: i64,
+    matches: i64,
+) -> QueryResult<bool> {
+    if matches <= 0 {
+        return Ok(false);
+    }
+    let games: Option<i64> = games::table
+        .select(diesel::dsl::max(games::id))
+        .get_result(conn)?;
+    Ok(wanted.saturating_mul(games.unwrap_or(0)) / matches <= matches)
 }
 
 /// The games matching every filter, unordered.
