@@ -258,8 +258,16 @@ pub struct ComputerTurn {
 }
 
 /// Every running game where the computer is to move, and every minesweeper setup it plays in
-/// (whether its bombs are placed is seen when its turn is taken), oldest change first.
+/// (whether its bombs are placed is seen when its turn is taken), oldest change first. Read
+/// in [`crate::db::read_planned_for_values`]: a plan made for any accounts walked every game
+/// from the least recently changed on (`games_recent_order`) when the computer had none, 40 ms
+/// a pass on 100,000 games; planned for the computer's accounts, their seats are read.
+/// Call it outside any transaction.
 pub fn computer_turns(conn: &mut DbConnection) -> QueryResult<Vec<ComputerTurn>> {
+    crate::db::read_planned_for_values(conn, turns_of_computers)
+}
+
+fn turns_of_computers(conn: &mut DbConnection) -> QueryResult<Vec<ComputerTurn>> {
     let accounts: Vec<(i64, String)> = computer_players::table
         .select((computer_players::user_id, computer_players::level))
         .load(conn)?;

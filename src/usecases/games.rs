@@ -138,15 +138,20 @@ fn urgency_key(
     )
 }
 
-/// The games awaiting a user's move, most urgent first. Only those rows are read: a player
-/// with thousands of finished games pays for the few that wait (see docs/benchmarks.md,
-/// "Data at scale").
+/// The games awaiting a user's move, most urgent first. Only those rows are returned, not
+/// the player's whole history. Read in [`crate::db::read_planned_for_values`]: for a player
+/// seated in thousands of games PostgreSQL then gathers their seats and the running games and
+/// joins the two, for one seated in eighty it looks each seat's game up; one plan made for any
+/// player looked up every game of the busiest, four times as long (docs/benchmarks.md, "Data
+/// at scale"). Call it outside any transaction.
 pub fn my_queue(conn: &mut DbConnection, user_id: i64) -> QueryResult<Vec<GameSummary>> {
-    let rows: Vec<SeatRow> = seats_to_move!()
-        .filter(game_players::user_id.eq(user_id))
-        .select(seat_row!())
-        .load(conn)?;
-    summaries(conn, rows)
+    crate::db::read_planned_for_values(conn, |conn| {
+        let rows: Vec<SeatRow> = seats_to_move!()
+            .filter(game_players::user_id.eq(user_id))
+            .select(seat_row!())
+            .load(conn)?;
+        summaries(conn, rows)
+    })
 }
 
 /// Of `user_ids`, those whom a game awaits: one query for many, for the worker's digest scan.
