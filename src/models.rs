@@ -368,6 +368,9 @@ pub struct NewGameBoard<'a> {
     pub fen: &'a str,
     pub turn: &'a str,
     pub deadline_at: Option<NaiveDateTime>,
+    /// When the time-running-low scan first looks at the board: when it was made, if it has
+    /// a deadline (`crate::game::store::low_time_look`).
+    pub low_time_at: Option<NaiveDateTime>,
 }
 
 /// One seat of a four-seat (bughouse) challenge: who took it, who alone may take it.

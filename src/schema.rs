@@ -142,6 +142,7 @@ diesel::table! {
         deadline_at -> Nullable<Timestamp>,
         draw_offer -> Nullable<Text>,
         last_move_at -> Nullable<Timestamp>,
+        low_time_at -> Nullable<Timestamp>,
     }
 }
 

@@ -157,6 +157,7 @@ mail_tests!(
     two_workers_send_each_mail_once,
     notification_settings_on_the_account_page_and_in_the_api,
     time_running_low_is_mailed_once_per_turn_and_threshold,
+    time_running_low_comes_on_time_when_leave_ends_early,
     booked_leave_mails_each_opponent_once_with_the_games_they_share,
     the_daily_digest_lists_games_awaiting_the_move_most_urgent_first,
     events_held_for_the_digest_go_at_once_when_the_kind_is_set_back,
@@ -1078,6 +1079,79 @@ fn time_running_low_is_mailed_once_per_turn_and_threshold(env: &mut Env) {
     env.advance(3600);
     env.pass();
     assert_eq!(env.mails_since(before).len(), 1);
+}
+
+/// The scan looks at a board when its next threshold comes; a deadline brought forward
+/// (leave ended early) brings that look forward too, so the mail is not late.
+fn time_running_low_comes_on_time_when_leave_ends_early(env: &mut Env) {
+    let a = env.verified_user("alice");
+    let b = env.verified_user("bob");
+    let g = env.app.game("atomic", &a, &b);
+    env.play(g, &a, "e4", 0);
+    env.play(g, &b, "e5", 1);
+    let before = env.settle();
+    let low_time = |mails: &[Mail]| -> Vec<String> {
+        mails
+            .iter()
+            .filter(|m| m.subject().contains("left for your move"))
+            .map(|m| m.subject())
+            .collect()
+    };
+    // Alice is to move with 3 days for it, and goes on leave for the next five: her deadline
+    // moves five days on, and the scan's next look with it.
+    let r = env.app.post(
+        "/api/v1/me/leave",
+        Some(&a),
+        json!({"start": "2026-12-02", "days": 5}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = r.body["bookings"][0]["id"].as_i64().expect("the booking");
+    env.pass();
+    // Past the moment 24 hours would be left without the leave: nothing, and the next look
+    // is when they are left before the later deadline.
+    env.advance(49 * 3600);
+    env.pass();
+    assert!(low_time(&env.mails_since(before)).is_empty(), "on leave");
+
+    // Back a day into it: the deadline comes forward (the leave taken still counts), and so
+    // does the scan's look, so she hears 24 hours before it, not 24 hours before the deadline
+    // the whole leave had given.
+    let on_leave = deadline_in_queue(env, &a, g);
+    let r = env.app.post_method(
+        "DELETE",
+        &format!("/api/v1/me/leave/{id}"),
+        Some(&a),
+        json!({}),
+    );
+    assert!(r.status < 300, "{} {}", r.status, r.body);
+    let back = deadline_in_queue(env, &a, g);
+    assert!(back < on_leave, "{back} {on_leave}");
+    env.pass();
+    let now = slowfuse::clock::Clock::now(env.clock.as_ref());
+    env.advance((back - Duration::hours(24) - now).num_seconds() - 60);
+    env.pass();
+    assert!(low_time(&env.mails_since(before)).is_empty(), "too early");
+    env.advance(120);
+    env.pass();
+    let subjects = low_time(&env.mails_since(before));
+    assert_eq!(subjects.len(), 1, "on time: {subjects:?}");
+    assert!(subjects[0].contains("about 24 hours"), "{subjects:?}");
+    env.advance(3600);
+    env.pass();
+    assert_eq!(low_time(&env.mails_since(before)).len(), 1, "once");
+}
+
+/// The deadline of game `g` in `user`'s queue.
+fn deadline_in_queue(env: &Env, user: &str, g: i64) -> chrono::NaiveDateTime {
+    let r = env.app.get("/api/v1/me/queue", Some(user));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let line = r.body.as_array().unwrap().iter().find(|l| l["id"] == g);
+    let at = line
+        .and_then(|l| l["deadline_at"].as_str())
+        .unwrap_or_else(|| panic!("{}", r.body));
+    chrono::DateTime::parse_from_rfc3339(at)
+        .unwrap()
+        .naive_utc()
 }
 
 fn booked_leave_mails_each_opponent_once_with_the_games_they_share(env: &mut Env) {

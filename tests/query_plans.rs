@@ -1,6 +1,8 @@
 //! The queries that grow with the database read it through their indexes: on an SQLite
 //! database with the migrations applied, the search's first page is read in index order, the
-//! opening book from its index alone, and the worker's clean-up of old mail seeks its rows.
+//! opening book from its index alone, the worker's clean-up of old mail seeks its rows, its
+//! time-running-low scan reads only the boards whose look is due, and a profile's recent games
+//! of a player seated in most games are walked in order.
 //! (How fast they are on 100,000 games is a benchmark: `cargo bench --bench scale`.)
 
 #[allow(dead_code)]
@@ -11,6 +13,7 @@ use chrono::NaiveDate;
 use slowfuse::config::DatabaseSettings;
 use slowfuse::db::DbConnection;
 use slowfuse::usecases::book::book_position;
+use slowfuse::usecases::notify::low_time;
 use slowfuse::usecases::outbox::delete_finished;
 use slowfuse::usecases::search::{SearchParams, search_games};
 
@@ -84,5 +87,20 @@ fn the_worker_finds_old_mail_without_reading_the_recent() {
     assert!(
         delete.contains("outbox_finished"),
         "the clean-up does not seek by status and age:\n{delete}"
+    );
+}
+
+#[test]
+fn the_time_running_low_scan_reads_only_the_boards_due() {
+    let now = NaiveDate::from_ymd_opt(2026, 12, 1)
+        .and_then(|d| d.and_hms_opt(12, 0, 0))
+        .expect("a time");
+    let plans = plans_of(|c| {
+        low_time(c, now, 0.8, 24).expect("scan");
+    });
+    let scan = plan_containing(&plans, "`games`.`status`, `game_boards`.`turn`");
+    assert!(
+        scan.contains("USING INDEX game_boards_low_time"),
+        "the scan reads every running board:\n{scan}"
     );
 }

@@ -67,6 +67,7 @@ pub fn store_move(
             game_boards::turn.eq(color_name(after.turn)),
             game_boards::last_move_at.eq(Some(now)),
             game_boards::deadline_at.eq(after.deadline),
+            game_boards::low_time_at.eq(low_time_look(now, after.deadline)),
             game_boards::draw_offer.eq(after.draw_offer.map(Seat::color_name)),
         ))
         .execute(conn)?;
@@ -78,6 +79,13 @@ pub fn store_move(
         ))
         .execute(conn)?;
     Ok(())
+}
+
+/// When the time-running-low scan is to look at a board whose deadline is written `now`: at
+/// its next pass, which works out the turn's thresholds (`usecases::notify::low_time`); never,
+/// without a deadline. Every writer of a board's deadline writes this with it.
+pub fn low_time_look(now: NaiveDateTime, deadline: Option<NaiveDateTime>) -> Option<NaiveDateTime> {
+    deadline.map(|_| now)
 }
 
 /// One board's row.
@@ -177,7 +185,10 @@ pub fn set_deadline(
     deadline: Option<NaiveDateTime>,
 ) -> QueryResult<()> {
     diesel::update(board_row(game_id, board))
-        .set(game_boards::deadline_at.eq(deadline))
+        .set((
+            game_boards::deadline_at.eq(deadline),
+            game_boards::low_time_at.eq(low_time_look(now, deadline)),
+        ))
         .execute(conn)?;
     diesel::update(games::table.find(game_id))
         .set(games::updated_at.eq(now))
@@ -207,6 +218,7 @@ fn clear_boards(conn: &mut DbConnection, game_id: i64) -> QueryResult<()> {
     diesel::update(game_boards::table.filter(game_boards::game_id.eq(game_id)))
         .set((
             game_boards::deadline_at.eq(None::<NaiveDateTime>),
+            game_boards::low_time_at.eq(None::<NaiveDateTime>),
             game_boards::draw_offer.eq(None::<String>),
         ))
         .execute(conn)?;
@@ -328,6 +340,7 @@ pub fn insert_player(
 /// player's deadline.
 pub fn create_board(
     conn: &mut DbConnection,
+    now: NaiveDateTime,
     game_id: i64,
     board: i32,
     fen: &str,
@@ -340,6 +353,7 @@ pub fn create_board(
             fen,
             turn: color_name(Color::White),
             deadline_at: deadline,
+            low_time_at: low_time_look(now, deadline),
         })
         .execute(conn)?;
     Ok(())
@@ -370,6 +384,7 @@ pub fn take_back_moves(
             game_boards::turn.eq(color_name(turn)),
             game_boards::last_move_at.eq(Some(now)),
             game_boards::deadline_at.eq(deadline),
+            game_boards::low_time_at.eq(low_time_look(now, deadline)),
             game_boards::draw_offer.eq(None::<&str>),
         ))
         .execute(conn)?;

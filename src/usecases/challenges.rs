@@ -505,7 +505,7 @@ pub(crate) fn start_game(
         deadline: first_deadline,
     };
     let game_id = insert_game(conn, now, c, &start)?;
-    crate::game::store::create_board(conn, game_id, 0, &fen, first_deadline)?;
+    crate::game::store::create_board(conn, now, game_id, 0, &fen, first_deadline)?;
     for (user_id, color) in [(white, Color::White), (black, Color::Black)] {
         insert_player(conn, game_id, user_id, Seat::first_board(color), bank)?;
     }

@@ -143,7 +143,7 @@ pub fn create_game(
     diesel::update(games::table.find(game_id))
         .set(games::variant_options.eq(options.as_str()))
         .execute(conn)?;
-    create_board(conn, game_id, 0, &game.fen(), first_deadline)?;
+    create_board(conn, now, game_id, 0, &game.fen(), first_deadline)?;
     for (user_id, color) in [(white, Color::White), (black, Color::Black)] {
         let seat = Seat::first_board(color);
         crate::game::store::insert_player(conn, game_id, user_id, seat, bank)?;

@@ -533,56 +533,80 @@ pub fn low_time_thresholds(
     out
 }
 
-/// The worker's scan: for each running game with a deadline, the player to move gets one
-/// "time running low" mail per turn and crossed threshold. The dedup key
-/// `low_time:{game}:{ply}:{threshold}` makes repeated passes and several workers add nothing;
-/// a move changes the ply, so the next turn starts afresh. Returns the rows added.
+/// The worker's scan: the player to move gets one "time running low" mail per turn and
+/// crossed threshold. A pass reads only the boards whose look is due
+/// (`game_boards.low_time_at`, set when their deadline is written): for each it queues the
+/// mail of the thresholds crossed, then sets the next look to the turn's next threshold, or
+/// clears it when none is left, so a pass over thousands of running games reads the few whose
+/// moment has come. The dedup key `low_time:{game}:{ply}:{threshold}` makes repeated passes
+/// and several workers add nothing; a move changes the ply and writes a new look, so the next
+/// turn starts afresh. A change of `low_time_fraction` or `low_time_hours` applies from each
+/// board's next look. Returns the mails added.
 pub fn low_time(
     conn: &mut DbConnection,
     now: NaiveDateTime,
     fraction: f64,
     hours: i64,
 ) -> QueryResult<usize> {
-    type Running = (
+    type Due = (
         i64,
         i32,
         i32,
+        i32,
+        String,
         String,
         NaiveDateTime,
         Option<NaiveDateTime>,
         NaiveDateTime,
     );
-    let running: Vec<Running> = games::table
-        .inner_join(game_boards::table)
-        .filter(games::status.eq(GameStatus::Started.as_str()))
+    // The game's status is checked here, not in the query: asked there, SQLite would read
+    // every running game by status rather than the few boards due from their index.
+    let boards: Vec<Due> = game_boards::table
+        .inner_join(games::table)
+        .filter(game_boards::low_time_at.le(now))
         .filter(game_boards::deadline_at.gt(now))
         .select((
             games::id,
             game_boards::board,
+            game_boards::ply,
             games::ply,
+            games::status,
             game_boards::turn,
             game_boards::deadline_at.assume_not_null(),
             game_boards::last_move_at,
             games::created_at,
         ))
         .load(conn)?;
+    let mut looks = Vec::with_capacity(boards.len());
     let mut due = Vec::new();
-    for (game_id, board, ply, turn, deadline, last_move_at, created_at) in running {
+    for (game_id, board, board_ply, ply, game_status, turn, deadline, last_move_at, created_at) in
+        boards
+    {
+        // A minesweeper setup's deadline is for placing bombs: its look is written again,
+        // with the first move's deadline, when play starts.
+        let playing = game_status == GameStatus::Started.as_str();
         let started = last_move_at.unwrap_or(created_at);
-        let mut crossed: Vec<(String, NaiveDateTime)> =
+        let (mut crossed, ahead): (Vec<_>, Vec<_>) =
             low_time_thresholds(started, deadline, fraction, hours)
                 .into_iter()
-                .filter(|(_, at)| *at <= now)
-                .collect();
+                .filter(|_| playing)
+                .partition(|(_, at)| *at <= now);
         crossed.sort_by_key(|(_, at)| *at);
+        let next = ahead.iter().map(|(_, at)| *at).min();
+        looks.push(NextLook {
+            game_id,
+            board,
+            board_ply,
+            deadline,
+            next,
+        });
         if let Some((last, _)) = crossed.last() {
             let key = format!("low_time:{game_id}:{ply}:{last}");
             due.push((key, (game_id, board, ply, turn, crossed)));
         }
     }
-    // A turn whose last crossed threshold is queued was dealt with by an earlier pass (the
-    // earlier thresholds in the same transaction): one query per few hundred turns finds
-    // them, so a pass costs little however many games are short of time.
+    // A turn whose last crossed threshold is queued was dealt with by an earlier look (the
+    // earlier thresholds in the same transaction), or by another worker.
     let mut done: std::collections::HashSet<String> = std::collections::HashSet::new();
     for chunk in due.chunks(500) {
         let keys: Vec<&str> = chunk.iter().map(|(key, _)| key.as_str()).collect();
@@ -638,7 +662,41 @@ pub fn low_time(
             Ok(added)
         })?;
     }
+    // The next looks, written once the mails are queued (a pass that fails before this
+    // looks again next time; the dedup keys keep it from mailing twice).
+    for chunk in looks.chunks(200) {
+        crate::db::write_transaction(conn, |conn| {
+            chunk.iter().try_for_each(|look| look.write(conn))
+        })?;
+    }
     Ok(added)
+}
+
+/// When the time-running-low scan looks at a board next: at the turn's next threshold, or
+/// never again this turn.
+struct NextLook {
+    game_id: i64,
+    board: i32,
+    /// The board as the scan read it: a move or a new deadline since then wrote a look of its
+    /// own, which this one must not overwrite.
+    board_ply: i32,
+    deadline: NaiveDateTime,
+    next: Option<NaiveDateTime>,
+}
+
+impl NextLook {
+    fn write(&self, conn: &mut DbConnection) -> QueryResult<()> {
+        diesel::update(
+            game_boards::table
+                .filter(game_boards::game_id.eq(self.game_id))
+                .filter(game_boards::board.eq(self.board))
+                .filter(game_boards::ply.eq(self.board_ply))
+                .filter(game_boards::deadline_at.eq(self.deadline)),
+        )
+        .set(game_boards::low_time_at.eq(self.next))
+        .execute(conn)?;
+        Ok(())
+    }
 }
 
 /// `user_id` booked leave `leave_id`: each opponent in their running games gets one mail

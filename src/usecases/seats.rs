@@ -323,7 +323,14 @@ fn start_match(
     };
     let game_id = insert_game(conn, now, c, &start)?;
     for (board, fen) in fens.iter().enumerate() {
-        crate::game::store::create_board(conn, game_id, board as i32, fen, board_deadlines[board])?;
+        crate::game::store::create_board(
+            conn,
+            now,
+            game_id,
+            board as i32,
+            fen,
+            board_deadlines[board],
+        )?;
     }
     for seat in BughouseSeat::ALL {
         insert_player(conn, game_id, player(seat), from_bughouse(seat), bank)?;

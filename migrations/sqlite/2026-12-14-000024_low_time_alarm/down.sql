@@ -1,0 +1,2 @@
+DROP INDEX game_boards_low_time;
+ALTER TABLE game_boards DROP COLUMN low_time_at;
