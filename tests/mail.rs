@@ -158,6 +158,7 @@ mail_tests!(
     notification_settings_on_the_account_page_and_in_the_api,
     time_running_low_is_mailed_once_per_turn_and_threshold,
     time_running_low_comes_on_time_when_leave_ends_early,
+    a_turn_past_its_deadline_gets_no_time_running_low_mail,
     booked_leave_mails_each_opponent_once_with_the_games_they_share,
     the_daily_digest_lists_games_awaiting_the_move_most_urgent_first,
     events_held_for_the_digest_go_at_once_when_the_kind_is_set_back,
@@ -1139,6 +1140,45 @@ fn time_running_low_comes_on_time_when_leave_ends_early(env: &mut Env) {
     env.advance(3600);
     env.pass();
     assert_eq!(low_time(&env.mails_since(before)).len(), 1, "once");
+}
+
+/// A game left for the opponent to claim (no automatic loss on time) runs on past the
+/// deadline: too late to warn of it, so no "time running low" mail, however late the worker
+/// first looks, and the scan leaves the board until a new deadline is written.
+fn a_turn_past_its_deadline_gets_no_time_running_low_mail(env: &mut Env) {
+    let a = env.verified_user("alice");
+    let b = env.verified_user("bob");
+    let g = env.app.game_from(
+        &a,
+        &b,
+        json!({"variant": "standard", "color": "white", "days_per_move": 1, "auto_flag": false, "opponent": null}),
+    );
+    env.play(g, &a, "e4", 0);
+    env.play(g, &b, "e5", 1);
+    let before = env.settle();
+    env.advance(25 * 3600);
+    env.pass();
+    env.advance(3600);
+    env.pass();
+    let late: Vec<String> = env
+        .mails_since(before)
+        .iter()
+        .map(|m| m.subject())
+        .filter(|s| s.contains("left for your move"))
+        .collect();
+    assert!(late.is_empty(), "{late:?}");
+    let r = env.app.get(&format!("/api/v1/games/{g}"), Some(&a));
+    assert_eq!(r.body["status"], "started", "left to claim: {}", r.body);
+    // And the scan does not come back to it at every pass: its look is cleared.
+    use diesel::prelude::*;
+    use slowfuse::schema::game_boards;
+    let mut conn = env.app.state.pool.get().unwrap();
+    let look: Option<chrono::NaiveDateTime> = game_boards::table
+        .filter(game_boards::game_id.eq(g))
+        .select(game_boards::low_time_at)
+        .first(&mut **conn)
+        .unwrap();
+    assert_eq!(look, None);
 }
 
 /// The deadline of game `g` in `user`'s queue.

@@ -116,8 +116,10 @@ fn main() {
         measure::run(&pool, &database.url, base, &built, sizes.runs);
         if std::env::var_os("SLOWFUSE_SCALE_KEEP").is_some() {
             eprintln!("{name} kept: {} (built for {base})", database.url);
+            if database.server.is_none() {
+                let _ = dir.keep();
+            }
             std::mem::forget(database);
-            let _ = dir.keep();
         }
     }
     eprintln!("{} done", clock());

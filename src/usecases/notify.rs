@@ -555,7 +555,7 @@ pub fn low_time(
         i32,
         String,
         String,
-        NaiveDateTime,
+        Option<NaiveDateTime>,
         Option<NaiveDateTime>,
         NaiveDateTime,
     );
@@ -564,7 +564,6 @@ pub fn low_time(
     let boards: Vec<Due> = game_boards::table
         .inner_join(games::table)
         .filter(game_boards::low_time_at.le(now))
-        .filter(game_boards::deadline_at.gt(now))
         .select((
             games::id,
             game_boards::board,
@@ -572,7 +571,7 @@ pub fn low_time(
             games::ply,
             games::status,
             game_boards::turn,
-            game_boards::deadline_at.assume_not_null(),
+            game_boards::deadline_at,
             game_boards::last_move_at,
             games::created_at,
         ))
@@ -583,23 +582,29 @@ pub fn low_time(
         boards
     {
         // A minesweeper setup's deadline is for placing bombs: its look is written again,
-        // with the first move's deadline, when play starts.
+        // with the first move's deadline, when play starts. A deadline passed (a game left
+        // for the opponent to claim) is too late to warn of: its look is cleared, and a new
+        // deadline brings a new one.
         let playing = game_status == GameStatus::Started.as_str();
         let started = last_move_at.unwrap_or(created_at);
-        let (mut crossed, ahead): (Vec<_>, Vec<_>) =
-            low_time_thresholds(started, deadline, fraction, hours)
-                .into_iter()
-                .filter(|_| playing)
-                .partition(|(_, at)| *at <= now);
+        let (mut crossed, ahead): (Vec<_>, Vec<_>) = deadline
+            .filter(|deadline| playing && *deadline > now)
+            .map(|deadline| low_time_thresholds(started, deadline, fraction, hours))
+            .unwrap_or_default()
+            .into_iter()
+            .partition(|(_, at)| *at <= now);
         crossed.sort_by_key(|(_, at)| *at);
         let next = ahead.iter().map(|(_, at)| *at).min();
-        looks.push(NextLook {
-            game_id,
-            board,
-            board_ply,
-            deadline,
-            next,
-        });
+        // (Every writer of a look writes a deadline with it: a board without one is left.)
+        if let Some(deadline) = deadline {
+            looks.push(NextLook {
+                game_id,
+                board,
+                board_ply,
+                deadline,
+                next,
+            });
+        }
         if let Some((last, _)) = crossed.last() {
             let key = format!("low_time:{game_id}:{ply}:{last}");
             due.push((key, (game_id, board, ply, turn, crossed)));
