@@ -602,16 +602,6 @@ fn fen_at_each_ply_and_unknown_game(app: &TestApp) {
     );
     assert_eq!(app.get_text(&format!("/games/{g}.fen?ply=3")).0, 400);
     assert_eq!(app.get_text(&format!("/games/{g}.fen?ply=x")).0, 400);
-    // A move after the export was read (and its record kept) is in the next one.
-    let r = app.play(g, &a, "Nf3", 2);
-    assert_eq!(r.status, 200, "{}", r.body);
-    let (_, fen3) = app.get_text(&format!("/games/{g}.fen"));
-    assert!(
-        fen3.starts_with("rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"),
-        "{fen3}"
-    );
-    let (_, pgn) = app.get_text(&format!("/games/{g}.pgn"));
-    assert!(pgn.contains("2. Nf3"), "{pgn}");
     assert_eq!(app.get_text("/games/424242.pgn").0, 404);
     assert_eq!(app.get("/api/v1/games/424242", None).status, 404);
     assert_eq!(app.get("/api/v1/games/abc", None).status, 404);

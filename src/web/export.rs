@@ -9,7 +9,7 @@ use serde::Deserialize;
 use crate::export::raster::{game_gif as draw_gif, position_png};
 use crate::export::svg::{Picture, Style, boards_svg, is_piece_set, theme_colours};
 use crate::export::{BoardAt, NoSuchPly, boards_at, captions, pgn_of, position_fen};
-use crate::game::{GameRecord, RulesGame, read_game_cached, rules_game};
+use crate::game::{GameRecord, RulesGame, read_game, rules_game};
 use crate::web::AppState;
 use crate::web::errors::WebError;
 
@@ -23,16 +23,13 @@ pub fn routes(r: &mut Routes) {
         .get("/games/{id}.fen", Public, game_fen);
 }
 
-/// The game named in the path with its game as the rules see it, or 404: the record from the
-/// cache while it is still the game's (one query of its revision), as the game page reads it.
-/// A minesweeper game's secret rows are read here: the exports draw only what its public view
-/// holds.
+/// The game named in the path with its game as the rules see it, or 404. A minesweeper game's
+/// secret rows are read here: the exports draw only what its public view holds.
 async fn game_in_path(state: &AppState, raw: &str) -> Result<(GameRecord, RulesGame), WebError> {
     let id: i64 = raw.parse().map_err(|_| WebError::NotFound)?;
-    let records = state.records.clone();
     state
         .db(move |c| -> Result<_, WebError> {
-            let Some(record) = read_game_cached(c, &records, id)? else {
+            let Some(record) = read_game(c, id)? else {
                 return Ok(None);
             };
             let game = rules_game(c, &record).map_err(WebError::internal)?;
@@ -79,9 +76,8 @@ async fn game_bpgn(
 /// The stored variant of the game named in the path, or 404.
 async fn record_variant(state: &AppState, raw: &str) -> Result<String, WebError> {
     let id: i64 = raw.parse().map_err(|_| WebError::NotFound)?;
-    let records = state.records.clone();
     let record = state
-        .db(move |c| read_game_cached(c, &records, id))
+        .db(move |c| read_game(c, id))
         .await??
         .ok_or(WebError::NotFound)?;
     Ok(record.game.variant)
