@@ -987,24 +987,38 @@ fn send_test_email_reports_success_and_failure() {
     assert!(eml.contains("To: ops@example.com"), "{eml}");
 }
 
-fn time_running_low_is_mailed_once_per_turn_and_threshold(env: &mut Env) {
+/// Alice and Bob's atomic game after 1. e4 e5 (3 days a move): Alice is to move. Returns
+/// their tokens and the game.
+fn alice_to_move(env: &Env) -> (String, String, i64) {
     let a = env.verified_user("alice");
     let b = env.verified_user("bob");
     let g = env.app.game("atomic", &a, &b);
     env.play(g, &a, "e4", 0);
     env.play(g, &b, "e5", 1);
+    (a, b, g)
+}
+
+/// The subjects of the "time running low" mails among `mails`.
+fn low_time_subjects(mails: &[Mail]) -> Vec<String> {
+    mails
+        .iter()
+        .map(|m| m.subject())
+        .filter(|s| s.contains("left for your move"))
+        .collect()
+}
+
+fn time_running_low_is_mailed_once_per_turn_and_threshold(env: &mut Env) {
+    let (a, _, g) = alice_to_move(env);
     // Alice is to move with 3 days for it: 24 hours left after 48 hours, 80% gone after
     // 57.6 hours.
     let before = env.settle();
-    let low_time = |mails: &[Mail]| -> usize {
-        mails
-            .iter()
-            .filter(|m| m.subject().contains("left for your move"))
-            .count()
-    };
     env.advance(47 * 3600);
     env.pass();
-    assert_eq!(low_time(&env.mails_since(before)), 0, "too early");
+    assert_eq!(
+        low_time_subjects(&env.mails_since(before)).len(),
+        0,
+        "too early"
+    );
 
     env.advance(3600 + 60);
     env.pass();
@@ -1085,19 +1099,8 @@ fn time_running_low_is_mailed_once_per_turn_and_threshold(env: &mut Env) {
 /// The scan looks at a board when its next threshold comes; a deadline brought forward
 /// (leave ended early) brings that look forward too, so the mail is not late.
 fn time_running_low_comes_on_time_when_leave_ends_early(env: &mut Env) {
-    let a = env.verified_user("alice");
-    let b = env.verified_user("bob");
-    let g = env.app.game("atomic", &a, &b);
-    env.play(g, &a, "e4", 0);
-    env.play(g, &b, "e5", 1);
+    let (a, _, g) = alice_to_move(env);
     let before = env.settle();
-    let low_time = |mails: &[Mail]| -> Vec<String> {
-        mails
-            .iter()
-            .filter(|m| m.subject().contains("left for your move"))
-            .map(|m| m.subject())
-            .collect()
-    };
     // Alice is to move with 3 days for it, and goes on leave for the next five: her deadline
     // moves five days on, and the scan's next look with it.
     let r = env.app.post(
@@ -1112,7 +1115,10 @@ fn time_running_low_comes_on_time_when_leave_ends_early(env: &mut Env) {
     // is when they are left before the later deadline.
     env.advance(49 * 3600);
     env.pass();
-    assert!(low_time(&env.mails_since(before)).is_empty(), "on leave");
+    assert!(
+        low_time_subjects(&env.mails_since(before)).is_empty(),
+        "on leave"
+    );
 
     // Back a day into it: the deadline comes forward (the leave taken still counts), and so
     // does the scan's look, so she hears 24 hours before it, not 24 hours before the deadline
@@ -1131,15 +1137,18 @@ fn time_running_low_comes_on_time_when_leave_ends_early(env: &mut Env) {
     let now = slowfuse::clock::Clock::now(env.clock.as_ref());
     env.advance((back - Duration::hours(24) - now).num_seconds() - 60);
     env.pass();
-    assert!(low_time(&env.mails_since(before)).is_empty(), "too early");
+    assert!(
+        low_time_subjects(&env.mails_since(before)).is_empty(),
+        "too early"
+    );
     env.advance(120);
     env.pass();
-    let subjects = low_time(&env.mails_since(before));
+    let subjects = low_time_subjects(&env.mails_since(before));
     assert_eq!(subjects.len(), 1, "on time: {subjects:?}");
     assert!(subjects[0].contains("about 24 hours"), "{subjects:?}");
     env.advance(3600);
     env.pass();
-    assert_eq!(low_time(&env.mails_since(before)).len(), 1, "once");
+    assert_eq!(low_time_subjects(&env.mails_since(before)).len(), 1, "once");
 }
 
 /// A game left for the opponent to claim (no automatic loss on time) runs on past the
@@ -1160,12 +1169,7 @@ fn a_turn_past_its_deadline_gets_no_time_running_low_mail(env: &mut Env) {
     env.pass();
     env.advance(3600);
     env.pass();
-    let late: Vec<String> = env
-        .mails_since(before)
-        .iter()
-        .map(|m| m.subject())
-        .filter(|s| s.contains("left for your move"))
-        .collect();
+    let late = low_time_subjects(&env.mails_since(before));
     assert!(late.is_empty(), "{late:?}");
     let r = env.app.get(&format!("/api/v1/games/{g}"), Some(&a));
     assert_eq!(r.body["status"], "started", "left to claim: {}", r.body);

@@ -9,7 +9,7 @@
 #[path = "../benches/scale/plans.rs"]
 mod plans;
 
-use chrono::NaiveDate;
+use chrono::{NaiveDate, NaiveDateTime};
 use slowfuse::config::DatabaseSettings;
 use slowfuse::db::DbConnection;
 use slowfuse::usecases::book::book_position;
@@ -75,11 +75,16 @@ fn the_opening_book_counts_from_its_index_alone() {
     );
 }
 
+/// The moment the worker's plans are asked for.
+fn noon() -> NaiveDateTime {
+    NaiveDate::from_ymd_opt(2026, 12, 1)
+        .and_then(|d| d.and_hms_opt(12, 0, 0))
+        .expect("a time")
+}
+
 #[test]
 fn the_worker_finds_old_mail_without_reading_the_recent() {
-    let now = NaiveDate::from_ymd_opt(2026, 12, 1)
-        .and_then(|d| d.and_hms_opt(12, 0, 0))
-        .expect("a time");
+    let now = noon();
     let plans = plans_of(|c| {
         delete_finished(c, now, 90).expect("clean-up");
     });
@@ -92,9 +97,7 @@ fn the_worker_finds_old_mail_without_reading_the_recent() {
 
 #[test]
 fn the_time_running_low_scan_reads_only_the_boards_due() {
-    let now = NaiveDate::from_ymd_opt(2026, 12, 1)
-        .and_then(|d| d.and_hms_opt(12, 0, 0))
-        .expect("a time");
+    let now = noon();
     let plans = plans_of(|c| {
         low_time(c, now, 0.8, 24).expect("scan");
     });
