@@ -6,8 +6,11 @@
 
 mod common;
 
-use common::{Backend, TestApp};
+use std::sync::Arc;
+
+use common::{Backend, Options, TestApp};
 use serde_json::json;
+use slowfuse::clock::FixedClock;
 
 fn on_two_instances(backend: Backend) -> Option<(TestApp, TestApp)> {
     let first = common::spawn_app(backend)?;
@@ -26,6 +29,95 @@ fn what_one_instance_writes_the_other_shows_at_once_sqlite() {
 fn what_one_instance_writes_the_other_shows_at_once_postgres() {
     if let Some((a, b)) = on_two_instances(Backend::Postgres) {
         what_one_instance_writes_the_other_shows_at_once(&a, &b);
+    }
+}
+
+#[test]
+fn a_move_is_answered_with_the_game_as_stored_sqlite() {
+    a_move_is_answered_with_the_game_as_stored(Backend::Sqlite);
+}
+
+#[test]
+fn a_move_is_answered_with_the_game_as_stored_postgres() {
+    a_move_is_answered_with_the_game_as_stored(Backend::Postgres);
+}
+
+/// The answer to a move is made from the game as read before it and the move, not read back:
+/// it must be the game as a reader of the rows sees it, in every part a move changes (the
+/// board, the mover's bank with an increment, the clocks, a comment with its time, the draw
+/// offer kept or lapsed), and so must the record the instance keeps for its next views.
+fn a_move_is_answered_with_the_game_as_stored(backend: Backend) {
+    let start = chrono::NaiveDate::from_ymd_opt(2026, 3, 2)
+        .unwrap()
+        .and_hms_opt(12, 0, 0)
+        .unwrap();
+    let clock = Arc::new(FixedClock::new(start));
+    let options = || Options {
+        clock: Some(clock.clone()),
+        ..Options::default()
+    };
+    let Some(a) = common::spawn_app_with(backend, options()) else {
+        return;
+    };
+    // Another instance reads the game from the rows at every change.
+    let b = common::spawn_app_on_with(&a.database_url, options());
+    let alice = a.user("alice");
+    let bob = a.user("bob");
+    let fischer = json!({"variant": "standard", "color": "white", "time_control": "fischer",
+                         "initial_days": 10, "increment_hours": 24, "cap_days": 20});
+    let daily = json!({"variant": "atomic", "color": "white", "days_per_move": 3});
+    let line = ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "c3", "Nf6"];
+    for challenge in [fischer, daily] {
+        let g = a.game_from(&alice, &bob, challenge);
+        for (ply, mv) in line.iter().enumerate() {
+            clock.advance(chrono::Duration::minutes(301 * (ply as i64 + 1)));
+            let (mover, other) = if ply % 2 == 0 {
+                (&alice, &bob)
+            } else {
+                (&bob, &alice)
+            };
+            if ply == 2 {
+                // Alice's offer stands through her own move and lapses with Bob's.
+                let r = a.post(
+                    &format!("/api/v1/games/{g}/actions"),
+                    Some(mover),
+                    json!({"action": "offer_draw", "ply": ply}),
+                );
+                assert_eq!(r.status, 200, "{}", r.body);
+            }
+            let comment = (ply % 3 == 1).then(|| format!("Plan <{ply}> & more"));
+            let r = a.post(
+                &format!("/api/v1/games/{g}/moves"),
+                Some(mover),
+                json!({"move": mv, "ply": ply, "comment": comment}),
+            );
+            assert_eq!(r.status, 200, "{mv}: {}", r.body);
+            assert_eq!(r.body["ply"], ply + 1);
+            let offer = if ply == 2 {
+                json!("white")
+            } else {
+                json!(null)
+            };
+            assert_eq!(r.body["draw_offer"], offer, "{mv}");
+            // Every field of the kept record, the revision and times the JSON leaves out too.
+            let kept = a.state.records.last_read(g).expect("the game is kept");
+            let mut conn = a.state.pool.get().unwrap();
+            let rows = slowfuse::game::read_game(&mut conn, g).unwrap().unwrap();
+            drop(conn);
+            assert_eq!(format!("{kept:?}"), format!("{rows:?}"), "{mv}");
+            let game = format!("/api/v1/games/{g}");
+            for (who, token) in [("the mover", mover), ("the opponent", other)] {
+                let read = b.get(&game, Some(token)).body;
+                let kept = a.get(&game, Some(token)).body;
+                let answer = if who == "the mover" {
+                    r.body.clone()
+                } else {
+                    read.clone()
+                };
+                assert_eq!(answer, read, "{mv}: the answer against the rows, {who}");
+                assert_eq!(kept, read, "{mv}: the record kept against the rows, {who}");
+            }
+        }
     }
 }
 

@@ -55,7 +55,16 @@ impl RecordCache {
         self.lock().clear();
     }
 
-    fn forget(&self, game_id: i64) {
+    /// The kept record of a game as last read, unchecked: it may be behind the game. Only for
+    /// a change that is written under [`crate::db::claim_game`] with this record's revision,
+    /// which fails if the game moved on, and whose refusals are judged again on the game read.
+    pub fn last_read(&self, game_id: i64) -> Option<GameRecord> {
+        self.get(game_id)
+    }
+
+    /// Lets go of a game's kept record: a writer about to grow the record's moves in place
+    /// makes sure the cache holds no second handle on them.
+    pub fn forget(&self, game_id: i64) {
         self.lock().remove(&game_id);
     }
 

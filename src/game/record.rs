@@ -206,6 +206,41 @@ impl GameRecord {
             .map(|(_, at)| *at)
     }
 
+    /// The record as the rows read after `stored` was written by [`super::store::store_move`]
+    /// with `after`, under a claim that counted the revision once, and the mover's (`seat`)
+    /// bank set to `bank`: what a read would give, without the read. Only for a move that ended
+    /// nothing and after which nothing else was written (no lines followed, no notice).
+    pub fn with_move_stored(
+        mut self,
+        now: NaiveDateTime,
+        (seat, bank): (Seat, Option<i64>),
+        stored: Move,
+        after: &super::store::AfterMove<'_>,
+    ) -> GameRecord {
+        self.game.revision += 1;
+        self.game.ply = after.game_ply;
+        self.game.updated_at = now;
+        self.game.deadline_at = after.game_deadline;
+        if let Some(board) = self.boards.iter_mut().find(|b| b.board == seat.board) {
+            board.fen = after.fen.to_string();
+            board.ply = after.board_ply;
+            board.turn = after.turn;
+            board.last_move_at = Some(now);
+            board.deadline_at = after.deadline;
+            board.draw_offer = after.draw_offer.map(|s| s.color);
+        }
+        if let Some(player) = self.players.iter_mut().find(|p| p.seat == seat) {
+            player.time_left_seconds = bank;
+        }
+        if stored.comment.is_some() {
+            Arc::make_mut(&mut self.comment_times).push((stored.id, now));
+        }
+        let moves = Arc::make_mut(&mut self.moves);
+        moves.push(stored);
+        moves.sort_by_key(|m| (m.board, m.ply));
+        self
+    }
+
     /// A refusal to replay this game, with why.
     pub fn corrupt(&self, reason: impl Into<String>) -> CorruptGame {
         CorruptGame {

@@ -8,7 +8,7 @@ use slowfuse_rules::{Color, Outcome, PlayedMove};
 use super::seat::{Seat, color_name};
 use super::status::GameStatus;
 use crate::db::DbConnection;
-use crate::models::NewMove;
+use crate::models::{Move, NewMove};
 use crate::schema::{game_boards, game_players, games, moves};
 
 /// A move about to be stored: who played what, at which ply, and the position after it.
@@ -39,26 +39,28 @@ pub struct AfterMove<'a> {
 }
 
 /// Inserts the move row (unique on game, board and ply: a second line of defence against a
-/// double submission) and advances the board and the game row.
+/// double submission) and advances the board and the game row; the move's row as stored.
 pub fn store_move(
     conn: &mut DbConnection,
     now: NaiveDateTime,
     m: &MoveToStore<'_>,
     after: &AfterMove<'_>,
-) -> QueryResult<()> {
-    diesel::insert_into(moves::table)
-        .values(NewMove {
-            game_id: m.game_id,
-            board: m.seat.board,
-            ply: m.ply,
-            uci: &m.played.uci,
-            san: &m.played.san,
-            fen_after: m.fen_after,
-            player_id: Some(m.user_id),
-            comment: m.comment,
-            played_at: now,
-        })
-        .execute(conn)?;
+) -> QueryResult<Move> {
+    let row = NewMove {
+        game_id: m.game_id,
+        board: m.seat.board,
+        ply: m.ply,
+        uci: &m.played.uci,
+        san: &m.played.san,
+        fen_after: m.fen_after,
+        player_id: Some(m.user_id),
+        comment: m.comment,
+        played_at: now,
+    };
+    let stored = crate::on_backend!(conn, |c| diesel::insert_into(moves::table)
+        .values(&row)
+        .returning(Move::as_returning())
+        .get_result(c))?;
     crate::db::note_move_stored();
     diesel::update(board_row(m.game_id, m.seat.board))
         .set((
@@ -78,7 +80,7 @@ pub fn store_move(
             games::deadline_at.eq(after.game_deadline),
         ))
         .execute(conn)?;
-    Ok(())
+    Ok(stored)
 }
 
 /// When the time-running-low scan is to look at a board whose deadline is written `now`: at

@@ -144,33 +144,33 @@ pub fn my_lines(
 /// After a move: while the player to move has lines answering the last move, plays their
 /// reply, then looks at the other player's lines, and so on. Lines that the game left
 /// behind are dropped; a reply that cannot be played drops its lines with a notice to
-/// their author.
+/// their author. False when the game held no lines, so nothing was written.
 pub fn follow_lines(
     conn: &mut DbConnection,
     now: NaiveDateTime,
     game_id: i64,
-) -> Result<(), ConditionalMoveError> {
-    for _ in 0..MAX_CHAIN {
+) -> Result<bool, ConditionalMoveError> {
+    for round in 0..MAX_CHAIN {
         // Most games hold no lines: one small query spares reading the whole game.
         let lines_in_game: i64 = conditional_moves::table
             .filter(conditional_moves::game_id.eq(game_id))
             .count()
             .get_result(conn)?;
         if lines_in_game == 0 {
-            return Ok(());
+            return Ok(round > 0);
         }
         let Some(record) = load_game(conn, game_id)? else {
-            return Ok(());
+            return Ok(true);
         };
         if !record.is_started() || record.game.ply == 0 {
-            return Ok(());
+            return Ok(true);
         }
         let author = record.seat_to_move();
         let Some(player) = record.player(author).cloned() else {
-            return Ok(());
+            return Ok(true);
         };
         let Some((base_ply, stored)) = stored_lines(conn, game_id, player.user_id)? else {
-            return Ok(());
+            return Ok(true);
         };
         clear_lines(conn, game_id, player.user_id)?;
         let last = record
@@ -179,12 +179,12 @@ pub fn follow_lines(
             .map(|m| m.uci.clone())
             .unwrap_or_default();
         if base_ply != record.game.ply - 1 {
-            return Ok(());
+            return Ok(true);
         }
         let lines = ConditionalLines::from_storage_unchecked(&stored);
         let (reply, rest) = match lines.answer(&last) {
             Reply::Play { uci, rest } => (uci, rest),
-            Reply::Exhausted | Reply::Deviation => return Ok(()),
+            Reply::Exhausted | Reply::Deviation => return Ok(true),
         };
         let game = record.chess_game_to_play()?;
         match submit_move(
@@ -205,7 +205,7 @@ pub fn follow_lines(
                     "Your conditional move {reply} could not be played ({e}); your remaining lines in this game were dropped."
                 );
                 notify_author(conn, now, &record, player.user_id, &body)?;
-                return Ok(());
+                return Ok(true);
             }
             Err(other) => return Err(other.into()),
         }
@@ -220,7 +220,7 @@ pub fn follow_lines(
             )?;
         }
     }
-    Ok(())
+    Ok(true)
 }
 
 fn notify_author(

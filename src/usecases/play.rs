@@ -20,7 +20,9 @@ use crate::usecases::conditional::{ConditionalMoveError, follow_lines, set_lines
 use crate::usecases::finish::finish_game;
 use crate::usecases::messages::{self, GameEvent, Kind};
 use crate::usecases::minesweeper::{self, MinesAction, MinesError};
-use crate::usecases::submit::{SubmitError, prepare_move, store_prepared, submit_move};
+use crate::usecases::submit::{
+    PreparedMove, SubmitError, prepare_move, store_prepared, submit_move,
+};
 use crate::usecases::takeback::{TakebackError, take_back};
 
 /// What a player does, apart from the message that may go with it.
@@ -292,9 +294,10 @@ fn minesweeper_action(action: &Action) -> Result<MinesAction, PlayError> {
     })
 }
 
-/// A move: the game is read and the rules judge the move before the write lock is taken;
-/// under it only the rows are written, and only if the game is still as read (its revision).
-/// When something changed meanwhile, the move is done again with the game locked.
+/// A move judged on the game as read, then stored if the game is still as read: its row
+/// claimed by revision (`db::claim_game`), else judged again with the game locked. The game
+/// is first the record kept by the cache, unchecked: the claim checks it, and a refusal is
+/// judged again on the game as read now, so no move is refused on a record that was behind.
 fn move_before_lock(
     conn: &mut DbConnection,
     records: &RecordCache,
@@ -302,31 +305,47 @@ fn move_before_lock(
     req: &ActionRequest,
     (input, message): (&str, Option<&str>),
 ) -> Result<GameRecord, PlayError> {
-    // One snapshot: the row, the boards and the moves as of one moment, never half a move.
-    let record = read_game_cached(conn, records, req.game_id)?.ok_or(PlayError::NotFound)?;
-    if record.game.variant == MINESWEEPER {
-        // Its rules read the secret rows: judged and stored with the game locked.
-        let answer = crate::db::write_transaction(conn, |conn| {
-            act_locked(conn, now, req, message)?;
-            load_game_cached(conn, records, req.game_id)?.ok_or(PlayError::NotFound)
-        })?;
-        records.keep_committed(&answer);
-        return Ok(answer);
-    }
-    let (me, _) = check_turn(&record, req, now)?;
-    // The game is taken from the replay cache, the move played on it, and put back once
-    // stored: nothing of the game before the move is copied.
-    let game = record.chess_game_to_play()?;
-    let prepared = prepare_move(now, &record, game, me, input)?;
+    let judged = records
+        .last_read(req.game_id)
+        .filter(|kept| kept.game.variant != MINESWEEPER)
+        .and_then(|kept| judge_move(kept, now, req, input).ok());
+    let (record, prepared) = match judged {
+        Some(judged) => judged,
+        None => {
+            // One snapshot: the row, the boards and the moves as of one moment.
+            let record =
+                read_game_cached(conn, records, req.game_id)?.ok_or(PlayError::NotFound)?;
+            if record.game.variant == MINESWEEPER {
+                // Its rules read the secret rows: judged and stored with the game locked.
+                let answer = crate::db::write_transaction(conn, |conn| {
+                    act_locked(conn, now, req, message)?;
+                    load_game_cached(conn, records, req.game_id)?.ok_or(PlayError::NotFound)
+                })?;
+                records.keep_committed(&answer);
+                return Ok(answer);
+            }
+            judge_move(record, now, req, input)?
+        }
+    };
     let (game_id, initial_fen) = (record.game.id, record.game.initial_fen.clone());
     let mut stored = false;
     let answer = crate::db::write_transaction(conn, |conn| {
         if claim_game(conn, req.game_id, record.game.revision)? {
-            store_prepared(conn, now, &record, &prepared, req.user_id, message)?;
+            let row = store_prepared(conn, now, &record, &prepared, req.user_id, message)?;
             stored = true;
-            // The moves as read are let go first, so that the cache grows its own list.
-            drop(record);
-            follow_lines(conn, now, game_id)?;
+            let followed = follow_lines(conn, now, game_id)?;
+            // Nothing but the move was written: the answer is the record and the move. The
+            // cache lets go of its copy, so that the moves grow in place.
+            records.forget(game_id);
+            let made = if followed {
+                drop(record);
+                None
+            } else {
+                prepared.record_after(record, now, row)
+            };
+            if let Some(answer) = made {
+                return Ok(answer);
+            }
         } else {
             drop(record);
             act_locked(conn, now, req, message)?;
@@ -339,6 +358,22 @@ fn move_before_lock(
     }
     records.keep_committed(&answer);
     Ok(answer)
+}
+
+/// The rules' judgement of a move on `record` (turn, legality, clocks; no database): the
+/// record with the move prepared.
+fn judge_move(
+    record: GameRecord,
+    now: NaiveDateTime,
+    req: &ActionRequest,
+    input: &str,
+) -> Result<(GameRecord, PreparedMove), PlayError> {
+    let (me, _) = check_turn(&record, req, now)?;
+    // The game is taken from the replay cache, the move played on it, and put back once
+    // stored: nothing of the game before the move is copied.
+    let game = record.chess_game_to_play()?;
+    let prepared = prepare_move(now, &record, game, me, input)?;
+    Ok((record, prepared))
 }
 
 /// Whether `req` could be carried out now (a player of the running game, the page not stale),

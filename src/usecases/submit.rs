@@ -10,6 +10,7 @@ use crate::db::DbConnection;
 use crate::game::clock::{deadline, epoch, time_control_of};
 use crate::game::store::{AfterMove, MoveToStore, set_bank, store_move};
 use crate::game::{CorruptGame, GameRecord, Seat};
+use crate::models::Move;
 use crate::usecases::finish::finish_game;
 
 /// Why a move was not stored; nothing changed.
@@ -90,6 +91,44 @@ pub(crate) fn deadlines_after_move(
     (opponent_deadline, game_deadline)
 }
 
+/// What storing a move wrote: the move's row as stored, and whether the move ended the game.
+pub struct StoredMove {
+    pub row: Move,
+    pub ended_game: bool,
+}
+
+impl PreparedMove {
+    /// The board and the game row after this move on `record`.
+    fn rows_after<'a>(&'a self, record: &GameRecord) -> AfterMove<'a> {
+        AfterMove {
+            fen: &self.fen,
+            board_ply: self.board_ply,
+            game_ply: record.game.ply + 1,
+            turn: self.after.turn(),
+            deadline: self.opponent_deadline,
+            game_deadline: self.game_deadline,
+            draw_offer: self.draw_offer,
+        }
+    }
+
+    /// The record as its rows read after this move was stored on `record` (claimed, so its
+    /// revision counted once), made from both: `None` when the move ended the game, whose
+    /// end wrote more than the move. Nothing may have been written since.
+    pub fn record_after(
+        &self,
+        record: GameRecord,
+        now: NaiveDateTime,
+        stored: StoredMove,
+    ) -> Option<GameRecord> {
+        if stored.ended_game {
+            return None;
+        }
+        let after = self.rows_after(&record);
+        let mover = (self.seat, self.mover_bank);
+        Some(record.with_move_stored(now, mover, stored.row, &after))
+    }
+}
+
 /// Stores a prepared move with its comment: the move row, the board, the mover's bank, the end
 /// of the game when the rules say, and the opponent's "your move".
 pub fn store_prepared(
@@ -99,7 +138,7 @@ pub fn store_prepared(
     prepared: &PreparedMove,
     user_id: i64,
     comment: Option<&str>,
-) -> Result<(), SubmitError> {
+) -> Result<StoredMove, SubmitError> {
     let seat = prepared.seat;
     let played = prepared.after.moves().last().expect("a move was played");
     // A clock of days per move gives the mover the same bank back: nothing to write then.
@@ -107,7 +146,7 @@ pub fn store_prepared(
     if bank_before != prepared.mover_bank {
         set_bank(conn, record.game.id, seat, prepared.mover_bank)?;
     }
-    store_move(
+    let row = store_move(
         conn,
         now,
         &MoveToStore {
@@ -119,15 +158,7 @@ pub fn store_prepared(
             fen_after: &prepared.fen,
             comment,
         },
-        &AfterMove {
-            fen: &prepared.fen,
-            board_ply: prepared.board_ply,
-            game_ply: record.game.ply + 1,
-            turn: prepared.after.turn(),
-            deadline: prepared.opponent_deadline,
-            game_deadline: prepared.game_deadline,
-            draw_offer: prepared.draw_offer,
-        },
+        &prepared.rows_after(record),
     )?;
     let outcome = prepared.after.outcome();
     if let Some(outcome) = &outcome {
@@ -145,7 +176,10 @@ pub fn store_prepared(
     };
     let after = (record.game.id, seat.board, record.game.ply + 1);
     crate::usecases::notify::your_turn_of(conn, now, after, to_move)?;
-    Ok(())
+    Ok(StoredMove {
+        row,
+        ended_game: outcome.is_some(),
+    })
 }
 
 /// Prepares and stores a move in one go (the game is locked).

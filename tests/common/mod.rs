@@ -204,6 +204,11 @@ pub fn spawn_app_with_env(
 /// A second instance of the app on the database of a running one (its own port and data
 /// directory, no worker), as a load balancer's second server.
 pub fn spawn_app_on(database_url: &str) -> TestApp {
+    spawn_app_on_with(database_url, Options::default())
+}
+
+/// A second instance as [`spawn_app_on`] starts one, with a chosen clock (its worker stays off).
+pub fn spawn_app_on_with(database_url: &str, options: Options) -> TestApp {
     let dir = tempfile::tempdir().expect("temp dir");
     let env = vec![
         ("DATABASE_URL".to_string(), database_url.to_string()),
@@ -219,7 +224,7 @@ pub fn spawn_app_on(database_url: &str) -> TestApp {
         ("SLOWFUSE__DATABASE__POOL_SIZE".to_string(), "4".to_string()),
         ("SLOWFUSE__WORKER__ENABLED".to_string(), "false".to_string()),
     ];
-    start(dir, database_url.to_string(), env, Options::default())
+    start(dir, database_url.to_string(), env, options)
 }
 
 /// Starts the app with these settings on its own thread.
