@@ -391,27 +391,13 @@ impl Drop for SqliteWriterTurn {
 
 /// Takes the write lock on one game for the rest of the transaction: on PostgreSQL a row
 /// lock, on SQLite the database write lock. Returns false when the game does not exist.
-/// Every use case that changes a game calls this (or [`claim_game`]) first, so changes to one
-/// game are serial; both count the change in the game's `revision`.
+/// Every use case that changes a game calls this (or, for a move judged before the lock,
+/// `game::store::claim_game_for_move`) first, so changes to one game are serial; both count
+/// the change in the game's `revision`.
 pub fn lock_game(conn: &mut DbConnection, game_id: i64) -> QueryResult<bool> {
     use crate::schema::games::dsl::*;
     let touched = diesel::update(games.filter(id.eq(game_id)))
         .set(revision.eq(revision + 1))
         .execute(conn)?;
-    Ok(touched == 1)
-}
-
-/// Takes the write lock on one game as [`lock_game`] does, but only if its `revision` is still
-/// `read_revision`: a change prepared from the game as read before the lock is then still
-/// right. False when the game changed meanwhile (or is gone).
-pub fn claim_game(conn: &mut DbConnection, game_id: i64, read_revision: i64) -> QueryResult<bool> {
-    use crate::schema::games::dsl::*;
-    let touched = diesel::update(
-        games
-            .filter(id.eq(game_id))
-            .filter(revision.eq(read_revision)),
-    )
-    .set(revision.eq(revision + 1))
-    .execute(conn)?;
     Ok(touched == 1)
 }

@@ -46,6 +46,61 @@ pub fn store_move(
     m: &MoveToStore<'_>,
     after: &AfterMove<'_>,
 ) -> QueryResult<Move> {
+    let stored = store_move_on_board(conn, now, m, after)?;
+    crate::on_backend!(conn, |c| diesel::update(games::table.find(m.game_id))
+        .set(game_after_move(now, after))
+        .execute(c))?;
+    Ok(stored)
+}
+
+/// Takes the write lock on the game as [`crate::db::lock_game`] does, only if its revision is
+/// still `read_revision`, and writes the game row after the move in the same statement (the
+/// row [`store_move`] writes); false, and nothing written, when the game changed meanwhile.
+/// The move's own rows then follow with [`store_move_on_board`].
+pub fn claim_game_for_move(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    (game_id, read_revision): (i64, i64),
+    after: &AfterMove<'_>,
+) -> QueryResult<bool> {
+    let touched = crate::on_backend!(conn, |c| diesel::update(
+        games::table
+            .filter(games::id.eq(game_id))
+            .filter(games::revision.eq(read_revision)),
+    )
+    .set((
+        games::revision.eq(games::revision + 1),
+        game_after_move(now, after),
+    ))
+    .execute(c))?;
+    Ok(touched == 1)
+}
+
+/// The game row's columns a move changes.
+#[allow(clippy::type_complexity)]
+fn game_after_move(
+    now: NaiveDateTime,
+    after: &AfterMove<'_>,
+) -> (
+    diesel::dsl::Eq<games::ply, i32>,
+    diesel::dsl::Eq<games::updated_at, NaiveDateTime>,
+    diesel::dsl::Eq<games::deadline_at, Option<NaiveDateTime>>,
+) {
+    (
+        games::ply.eq(after.game_ply),
+        games::updated_at.eq(now),
+        games::deadline_at.eq(after.game_deadline),
+    )
+}
+
+/// The move's row and its board after it, the game row left to the caller: [`store_move`],
+/// or [`claim_game_for_move`] before it.
+pub fn store_move_on_board(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    m: &MoveToStore<'_>,
+    after: &AfterMove<'_>,
+) -> QueryResult<Move> {
     let row = NewMove {
         game_id: m.game_id,
         board: m.seat.board,
@@ -62,7 +117,7 @@ pub fn store_move(
         .returning(Move::as_returning())
         .get_result(c))?;
     crate::db::note_move_stored();
-    diesel::update(board_row(m.game_id, m.seat.board))
+    crate::on_backend!(conn, |c| diesel::update(board_row(m.game_id, m.seat.board))
         .set((
             game_boards::fen.eq(after.fen),
             game_boards::ply.eq(after.board_ply),
@@ -72,14 +127,7 @@ pub fn store_move(
             game_boards::low_time_at.eq(low_time_look(now, after.deadline)),
             game_boards::draw_offer.eq(after.draw_offer.map(Seat::color_name)),
         ))
-        .execute(conn)?;
-    diesel::update(games::table.find(m.game_id))
-        .set((
-            games::ply.eq(after.game_ply),
-            games::updated_at.eq(now),
-            games::deadline_at.eq(after.game_deadline),
-        ))
-        .execute(conn)?;
+        .execute(c))?;
     Ok(stored)
 }
 

@@ -7,7 +7,7 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use slowfuse_rules::{ClaimError, MoveError};
 
-use crate::db::{DbConnection, claim_game, lock_game};
+use crate::db::{DbConnection, lock_game};
 use crate::game::clock::time_control_of;
 use crate::game::rules::{MINESWEEPER, remember_replay};
 use crate::game::store::{set_bank, set_deadline, set_draw_offer};
@@ -21,7 +21,7 @@ use crate::usecases::finish::finish_game;
 use crate::usecases::messages::{self, GameEvent, Kind};
 use crate::usecases::minesweeper::{self, MinesAction, MinesError};
 use crate::usecases::submit::{
-    PreparedMove, SubmitError, prepare_move, store_prepared, submit_move,
+    PreparedMove, SubmitError, claim_and_store, prepare_move, submit_move,
 };
 use crate::usecases::takeback::{TakebackError, take_back};
 
@@ -295,7 +295,7 @@ fn minesweeper_action(action: &Action) -> Result<MinesAction, PlayError> {
 }
 
 /// A move judged on the game as read, then stored if the game is still as read: its row
-/// claimed by revision (`db::claim_game`), else judged again with the game locked. The game
+/// claimed by revision (`submit::claim_and_store`), else judged again with the game locked. The game
 /// is first the record kept by the cache, unchecked: the claim checks it, and a refusal is
 /// judged again on the game as read now, so no move is refused on a record that was behind.
 fn move_before_lock(
@@ -330,8 +330,8 @@ fn move_before_lock(
     let (game_id, initial_fen) = (record.game.id, record.game.initial_fen.clone());
     let mut stored = false;
     let answer = crate::db::write_transaction(conn, |conn| {
-        if claim_game(conn, req.game_id, record.game.revision)? {
-            let row = store_prepared(conn, now, &record, &prepared, req.user_id, message)?;
+        let claimed = claim_and_store(conn, now, &record, &prepared, req.user_id, message)?;
+        if let Some(row) = claimed {
             stored = true;
             let followed = follow_lines(conn, now, game_id)?;
             // Nothing but the move was written: the answer is the record and the move. The

@@ -8,7 +8,9 @@ use slowfuse_rules::{Game, MoveError, leave_within};
 
 use crate::db::DbConnection;
 use crate::game::clock::{deadline, epoch, time_control_of};
-use crate::game::store::{AfterMove, MoveToStore, set_bank, store_move};
+use crate::game::store::{
+    AfterMove, MoveToStore, claim_game_for_move, set_bank, store_move, store_move_on_board,
+};
 use crate::game::{CorruptGame, GameRecord, Seat};
 use crate::models::Move;
 use crate::usecases::finish::finish_game;
@@ -111,8 +113,8 @@ impl PreparedMove {
         }
     }
 
-    /// The record as its rows read after this move was stored on `record` (claimed, so its
-    /// revision counted once), made from both: `None` when the move ended the game, whose
+    /// The record as its rows read after this move was stored on `record` by
+    /// [`claim_and_store`] (so its revision counted once), made from both: `None` when the move ended the game, whose
     /// end wrote more than the move. Nothing may have been written since.
     pub fn record_after(
         &self,
@@ -130,7 +132,7 @@ impl PreparedMove {
 }
 
 /// Stores a prepared move with its comment: the move row, the board, the mover's bank, the end
-/// of the game when the rules say, and the opponent's "your move".
+/// of the game when the rules say, and the opponent's "your move". The game is locked.
 pub fn store_prepared(
     conn: &mut DbConnection,
     now: NaiveDateTime,
@@ -139,6 +141,57 @@ pub fn store_prepared(
     user_id: i64,
     comment: Option<&str>,
 ) -> Result<StoredMove, SubmitError> {
+    store_rows(
+        conn,
+        now,
+        record,
+        prepared,
+        (user_id, comment),
+        GameRow::ToWrite,
+    )
+}
+
+/// Stores a prepared move as [`store_prepared`] does if the game is still as `record` read it:
+/// the game claimed by its revision and its row written in one statement
+/// (`store::claim_game_for_move`). `None`, and nothing written, when it changed meanwhile.
+pub fn claim_and_store(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    record: &GameRecord,
+    prepared: &PreparedMove,
+    user_id: i64,
+    comment: Option<&str>,
+) -> Result<Option<StoredMove>, SubmitError> {
+    let read = (record.game.id, record.game.revision);
+    if !claim_game_for_move(conn, now, read, &prepared.rows_after(record))? {
+        return Ok(None);
+    }
+    let stored = store_rows(
+        conn,
+        now,
+        record,
+        prepared,
+        (user_id, comment),
+        GameRow::Written,
+    )?;
+    Ok(Some(stored))
+}
+
+/// Whether the game row after the move is still to be written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum GameRow {
+    ToWrite,
+    Written,
+}
+
+fn store_rows(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    record: &GameRecord,
+    prepared: &PreparedMove,
+    (user_id, comment): (i64, Option<&str>),
+    game_row: GameRow,
+) -> Result<StoredMove, SubmitError> {
     let seat = prepared.seat;
     let played = prepared.after.moves().last().expect("a move was played");
     // A clock of days per move gives the mover the same bank back: nothing to write then.
@@ -146,20 +199,20 @@ pub fn store_prepared(
     if bank_before != prepared.mover_bank {
         set_bank(conn, record.game.id, seat, prepared.mover_bank)?;
     }
-    let row = store_move(
-        conn,
-        now,
-        &MoveToStore {
-            game_id: record.game.id,
-            seat,
-            user_id,
-            ply: prepared.board_ply - 1,
-            played,
-            fen_after: &prepared.fen,
-            comment,
-        },
-        &prepared.rows_after(record),
-    )?;
+    let to_store = MoveToStore {
+        game_id: record.game.id,
+        seat,
+        user_id,
+        ply: prepared.board_ply - 1,
+        played,
+        fen_after: &prepared.fen,
+        comment,
+    };
+    let after = prepared.rows_after(record);
+    let row = match game_row {
+        GameRow::ToWrite => store_move(conn, now, &to_store, &after)?,
+        GameRow::Written => store_move_on_board(conn, now, &to_store, &after)?,
+    };
     let outcome = prepared.after.outcome();
     if let Some(outcome) = &outcome {
         finish_game(conn, now, record.game.id, outcome)?;
