@@ -8,6 +8,7 @@ pub mod imported;
 pub mod record;
 pub mod rules;
 pub mod seat;
+pub mod statements;
 pub mod status;
 pub mod store;
 

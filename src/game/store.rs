@@ -6,9 +6,10 @@ use diesel::prelude::*;
 use slowfuse_rules::{Color, Outcome, PlayedMove};
 
 use super::seat::{Seat, color_name};
+use super::statements::{BoardAfterMove, ClaimGameForMove};
 use super::status::GameStatus;
 use crate::db::DbConnection;
-use crate::models::{Move, NewMove};
+use crate::models::Move;
 use crate::schema::{game_boards, game_players, games, moves};
 
 /// A move about to be stored: who played what, at which ply, and the position after it.
@@ -48,7 +49,11 @@ pub fn store_move(
 ) -> QueryResult<Move> {
     let stored = store_move_on_board(conn, now, m, after)?;
     crate::on_backend!(conn, |c| diesel::update(games::table.find(m.game_id))
-        .set(game_after_move(now, after))
+        .set((
+            games::ply.eq(after.game_ply),
+            games::updated_at.eq(now),
+            games::deadline_at.eq(after.game_deadline),
+        ))
         .execute(c))?;
     Ok(stored)
 }
@@ -63,34 +68,15 @@ pub fn claim_game_for_move(
     (game_id, read_revision): (i64, i64),
     after: &AfterMove<'_>,
 ) -> QueryResult<bool> {
-    let touched = crate::on_backend!(conn, |c| diesel::update(
-        games::table
-            .filter(games::id.eq(game_id))
-            .filter(games::revision.eq(read_revision)),
-    )
-    .set((
-        games::revision.eq(games::revision + 1),
-        game_after_move(now, after),
-    ))
-    .execute(c))?;
+    let claim = ClaimGameForMove {
+        game_id,
+        read_revision,
+        ply: after.game_ply,
+        updated_at: now,
+        deadline_at: after.game_deadline,
+    };
+    let touched = crate::on_backend!(conn, |c| claim.execute(c))?;
     Ok(touched == 1)
-}
-
-/// The game row's columns a move changes.
-#[allow(clippy::type_complexity)]
-fn game_after_move(
-    now: NaiveDateTime,
-    after: &AfterMove<'_>,
-) -> (
-    diesel::dsl::Eq<games::ply, i32>,
-    diesel::dsl::Eq<games::updated_at, NaiveDateTime>,
-    diesel::dsl::Eq<games::deadline_at, Option<NaiveDateTime>>,
-) {
-    (
-        games::ply.eq(after.game_ply),
-        games::updated_at.eq(now),
-        games::deadline_at.eq(after.game_deadline),
-    )
 }
 
 /// The move's row and its board after it, the game row left to the caller: [`store_move`],
@@ -101,33 +87,37 @@ pub fn store_move_on_board(
     m: &MoveToStore<'_>,
     after: &AfterMove<'_>,
 ) -> QueryResult<Move> {
-    let row = NewMove {
-        game_id: m.game_id,
-        board: m.seat.board,
-        ply: m.ply,
-        uci: &m.played.uci,
-        san: &m.played.san,
-        fen_after: m.fen_after,
-        player_id: Some(m.user_id),
-        comment: m.comment,
-        played_at: now,
-    };
+    // Every column bound, none left to its default: the statement has one shape, so both
+    // databases keep it prepared (an `Option` field of an insertable struct is written as
+    // `DEFAULT` when `None`, which they would prepare again at every move).
+    let row = (
+        moves::game_id.eq(m.game_id),
+        moves::board.eq(m.seat.board),
+        moves::ply.eq(m.ply),
+        moves::uci.eq(&m.played.uci),
+        moves::san.eq(&m.played.san),
+        moves::fen_after.eq(m.fen_after),
+        moves::player_id.eq(Some(m.user_id)),
+        moves::comment.eq(m.comment),
+        moves::played_at.eq(now),
+    );
     let stored = crate::on_backend!(conn, |c| diesel::insert_into(moves::table)
-        .values(&row)
+        .values(row)
         .returning(Move::as_returning())
         .get_result(c))?;
     crate::db::note_move_stored();
-    crate::on_backend!(conn, |c| diesel::update(board_row(m.game_id, m.seat.board))
-        .set((
-            game_boards::fen.eq(after.fen),
-            game_boards::ply.eq(after.board_ply),
-            game_boards::turn.eq(color_name(after.turn)),
-            game_boards::last_move_at.eq(Some(now)),
-            game_boards::deadline_at.eq(after.deadline),
-            game_boards::low_time_at.eq(low_time_look(now, after.deadline)),
-            game_boards::draw_offer.eq(after.draw_offer.map(Seat::color_name)),
-        ))
-        .execute(c))?;
+    let board = BoardAfterMove {
+        game_id: m.game_id,
+        board: m.seat.board,
+        fen: after.fen,
+        ply: after.board_ply,
+        turn: color_name(after.turn),
+        last_move_at: Some(now),
+        deadline_at: after.deadline,
+        low_time_at: low_time_look(now, after.deadline),
+        draw_offer: after.draw_offer.map(Seat::color_name),
+    };
+    crate::on_backend!(conn, |c| board.execute(c))?;
     Ok(stored)
 }
 

@@ -1,0 +1,109 @@
+//! The two `UPDATE`s of every move, written out as statements of one shape so that both
+//! databases keep them prepared. Diesel prepares each `UPDATE` it builds anew at every run (its
+//! `SET` list may vary, so it never caches one): on PostgreSQL a parse and a plan per move and
+//! statement, on SQLite a compile. These two never vary; each is its own type, and the type is
+//! the key of the connection's cache of prepared statements. Rows only, written by
+//! `store.rs`, which decides what they hold.
+
+use chrono::NaiveDateTime;
+use diesel::backend::Backend;
+use diesel::query_builder::{AstPass, QueryFragment, QueryId};
+use diesel::serialize::ToSql;
+use diesel::sql_types::{BigInt, Integer, Nullable, Text, Timestamp};
+use diesel::{QueryResult, RunQueryDsl};
+
+/// `UPDATE games SET revision = revision + 1, ply, updated_at, deadline_at WHERE id AND
+/// revision`: the claim of a game read at `read_revision`, with its row after a move.
+pub struct ClaimGameForMove {
+    pub game_id: i64,
+    pub read_revision: i64,
+    pub ply: i32,
+    pub updated_at: NaiveDateTime,
+    pub deadline_at: Option<NaiveDateTime>,
+}
+
+impl<DB> QueryFragment<DB> for ClaimGameForMove
+where
+    DB: Backend,
+    i64: ToSql<BigInt, DB>,
+    i32: ToSql<Integer, DB>,
+    NaiveDateTime: ToSql<Timestamp, DB>,
+    Option<NaiveDateTime>: ToSql<Nullable<Timestamp>, DB>,
+{
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        out.push_sql("UPDATE games SET revision = revision + 1, ply = ");
+        out.push_bind_param::<Integer, _>(&self.ply)?;
+        out.push_sql(", updated_at = ");
+        out.push_bind_param::<Timestamp, _>(&self.updated_at)?;
+        out.push_sql(", deadline_at = ");
+        out.push_bind_param::<Nullable<Timestamp>, _>(&self.deadline_at)?;
+        out.push_sql(" WHERE id = ");
+        out.push_bind_param::<BigInt, _>(&self.game_id)?;
+        out.push_sql(" AND revision = ");
+        out.push_bind_param::<BigInt, _>(&self.read_revision)?;
+        Ok(())
+    }
+}
+
+impl QueryId for ClaimGameForMove {
+    type QueryId = ClaimGameForMove;
+    const HAS_STATIC_QUERY_ID: bool = true;
+}
+
+impl<Conn> RunQueryDsl<Conn> for ClaimGameForMove {}
+
+/// `UPDATE game_boards SET fen, ply, turn, last_move_at, deadline_at, low_time_at, draw_offer
+/// WHERE game_id AND board`: one board after a move on it.
+pub struct BoardAfterMove<'a> {
+    pub game_id: i64,
+    pub board: i32,
+    pub fen: &'a str,
+    pub ply: i32,
+    pub turn: &'a str,
+    pub last_move_at: Option<NaiveDateTime>,
+    pub deadline_at: Option<NaiveDateTime>,
+    pub low_time_at: Option<NaiveDateTime>,
+    pub draw_offer: Option<&'a str>,
+}
+
+impl<DB> QueryFragment<DB> for BoardAfterMove<'_>
+where
+    DB: Backend,
+    i64: ToSql<BigInt, DB>,
+    i32: ToSql<Integer, DB>,
+    str: ToSql<Text, DB>,
+    for<'x> Option<&'x str>: ToSql<Nullable<Text>, DB>,
+    Option<NaiveDateTime>: ToSql<Nullable<Timestamp>, DB>,
+{
+    fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        out.push_sql("UPDATE game_boards SET fen = ");
+        out.push_bind_param::<Text, _>(self.fen)?;
+        out.push_sql(", ply = ");
+        out.push_bind_param::<Integer, _>(&self.ply)?;
+        out.push_sql(", turn = ");
+        out.push_bind_param::<Text, _>(self.turn)?;
+        out.push_sql(", last_move_at = ");
+        out.push_bind_param::<Nullable<Timestamp>, _>(&self.last_move_at)?;
+        out.push_sql(", deadline_at = ");
+        out.push_bind_param::<Nullable<Timestamp>, _>(&self.deadline_at)?;
+        out.push_sql(", low_time_at = ");
+        out.push_bind_param::<Nullable<Timestamp>, _>(&self.low_time_at)?;
+        out.push_sql(", draw_offer = ");
+        out.push_bind_param::<Nullable<Text>, _>(&self.draw_offer)?;
+        out.push_sql(" WHERE game_id = ");
+        out.push_bind_param::<BigInt, _>(&self.game_id)?;
+        out.push_sql(" AND board = ");
+        out.push_bind_param::<Integer, _>(&self.board)?;
+        Ok(())
+    }
+}
+
+/// The key of [`BoardAfterMove`] in the cache of prepared statements.
+pub struct BoardAfterMoveStatement;
+
+impl QueryId for BoardAfterMove<'_> {
+    type QueryId = BoardAfterMoveStatement;
+    const HAS_STATIC_QUERY_ID: bool = true;
+}
+
+impl<Conn> RunQueryDsl<Conn> for BoardAfterMove<'_> {}
