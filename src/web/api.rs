@@ -8,6 +8,7 @@ use actix_web::{FromRequest, HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use serde_json::json;
 
+use crate::db::DbConnection;
 use crate::game::{GameRecord, color_name, load_game, read_game_cached};
 use crate::usecases::accounts;
 use crate::usecases::challenges::{self, ChallengeRequest};
@@ -135,33 +136,56 @@ impl FromRequest for ApiUser {
     type Error = ApiError;
     type Future = Pin<Box<dyn Future<Output = Result<ApiUser, ApiError>>>>;
 
+    fn from_request(req: &HttpRequest, payload: &mut actix_web::dev::Payload) -> Self::Future {
+        let token = BearerToken::from_request(req, payload).into_inner();
+        let state = req.app_data::<web::Data<AppState>>().cloned();
+        Box::pin(async move {
+            let token = token?;
+            let state = state.ok_or_else(|| ApiError::internal("no application state"))?;
+            state.db(move |c| token.user(c)).await?
+        })
+    }
+}
+
+/// The request's `Authorization: Bearer` token, not yet checked: for a route that checks it in
+/// the same trip to the database as its work (a move), where [`ApiUser`] takes a trip of its
+/// own. Refused at once (401) when there is none.
+pub struct BearerToken(String);
+
+impl BearerToken {
+    /// The user the token names, or a 401.
+    pub fn user(&self, conn: &mut DbConnection) -> Result<ApiUser, ApiError> {
+        let user = accounts::user_by_token(conn, &self.0)?.ok_or_else(unauthorized)?;
+        Ok(ApiUser {
+            id: user.id,
+            username: user.username,
+        })
+    }
+}
+
+impl FromRequest for BearerToken {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<BearerToken, ApiError>>;
+
     fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
         let token = req
             .headers()
             .get(actix_web::http::header::AUTHORIZATION)
             .and_then(|h| h.to_str().ok())
             .and_then(|h| h.strip_prefix("Bearer "))
-            .map(|t| t.trim().to_string());
-        let state = req.app_data::<web::Data<AppState>>().cloned();
-        Box::pin(async move {
-            let unauthorized = || {
-                ApiError::new(
-                    StatusCode::UNAUTHORIZED,
-                    "send a valid token: Authorization: Bearer <token>",
-                )
-            };
-            let token = token.filter(|t| !t.is_empty()).ok_or_else(unauthorized)?;
-            let state = state.ok_or_else(|| ApiError::internal("no application state"))?;
-            let user = state
-                .db(move |c| accounts::user_by_token(c, &token))
-                .await??
-                .ok_or_else(unauthorized)?;
-            Ok(ApiUser {
-                id: user.id,
-                username: user.username,
-            })
-        })
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(|t| BearerToken(t.to_string()))
+            .ok_or_else(unauthorized);
+        std::future::ready(token)
     }
+}
+
+fn unauthorized() -> ApiError {
+    ApiError::new(
+        StatusCode::UNAUTHORIZED,
+        "send a valid token: Authorization: Bearer <token>",
+    )
 }
 
 #[derive(Deserialize)]
@@ -595,14 +619,16 @@ struct MoveBody {
 
 async fn post_move(
     state: web::Data<AppState>,
-    user: ApiUser,
+    token: BearerToken,
     path: web::Path<i64>,
     body: web::Json<MoveBody>,
 ) -> Result<HttpResponse, ApiError> {
     let b = body.into_inner();
+    let game_id = path.into_inner();
     if b.board.is_some() {
+        let user = state.db(move |c| token.user(c)).await??;
         let req = crate::usecases::bughouse::MatchRequest {
-            game_id: path.into_inner(),
+            game_id,
             user_id: user.id,
             board: bughouse::board_field(b.board.as_deref())?,
             ply: Some(b.ply),
@@ -610,14 +636,25 @@ async fn post_move(
         };
         return bughouse::act(&state, req).await;
     }
-    let req = ActionRequest {
-        game_id: path.into_inner(),
-        user_id: user.id,
-        ply: b.ply,
-        action: Action::Move(b.mv),
-        message: b.comment,
-    };
-    run_action(state, req).await
+    // The token is checked in the move's own trip to the database.
+    let now = state.now();
+    let max = state.settings.game.max_message_chars;
+    let records = state.records.clone();
+    let (viewer, record) = state
+        .db(move |c| {
+            let user = token.user(c)?;
+            let req = ActionRequest {
+                game_id,
+                user_id: user.id,
+                ply: b.ply,
+                action: Action::Move(b.mv),
+                message: b.comment,
+            };
+            let record = play::act(c, &records, now, max, &req)?;
+            Ok::<_, ApiError>((user.id, record))
+        })
+        .await??;
+    answer_action(&state, record, viewer).await
 }
 
 #[derive(Deserialize)]
@@ -708,10 +745,19 @@ async fn run_action(
     let record = state
         .db(move |c| play::act(c, &records, now, max, &req))
         .await??;
+    answer_action(&state, record, viewer).await
+}
+
+/// The game JSON after `viewer` acted, the computer woken when it sits in the game.
+async fn answer_action(
+    state: &AppState,
+    record: GameRecord,
+    viewer: i64,
+) -> Result<HttpResponse, ApiError> {
     if record.seats_a_computer() {
         state.wake_computer();
     }
-    game_answer(&state, record, Some(viewer)).await
+    game_answer(state, record, Some(viewer)).await
 }
 
 fn summary_json(g: &GameSummary) -> serde_json::Value {
