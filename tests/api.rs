@@ -241,7 +241,11 @@ fn bad_moves_change_nothing(app: &TestApp) {
     // A token nobody holds: checked with the move, which is then not stored.
     let r = app.play(g, "sf_bogus", "a3", 8);
     assert_eq!(r.status, 401, "{}", r.body);
-    assert_eq!(game_state(app, g), before, "a move with a bogus token changed the game");
+    assert_eq!(
+        game_state(app, g),
+        before,
+        "a move with a bogus token changed the game"
+    );
     let r = app.play(9999, &a, "a3", 8);
     assert_eq!(r.status, 404);
     let long = "x".repeat(5000);
