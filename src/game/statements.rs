@@ -7,13 +7,14 @@
 
 use chrono::NaiveDateTime;
 use diesel::backend::Backend;
-use diesel::query_builder::{AstPass, QueryFragment, QueryId};
+use diesel::query_builder::{AstPass, Query, QueryFragment, QueryId};
 use diesel::serialize::ToSql;
-use diesel::sql_types::{BigInt, Integer, Nullable, Text, Timestamp};
+use diesel::sql_types::{BigInt, Bool, Integer, Nullable, Text, Timestamp};
 use diesel::{QueryResult, RunQueryDsl};
 
 /// `UPDATE games SET revision = revision + 1, ply, updated_at, deadline_at WHERE id AND
-/// revision`: the claim of a game read at `read_revision`, with its row after a move.
+/// revision RETURNING` whether the game holds conditional lines: the claim of a game read at
+/// `read_revision`, with its row after a move. No row when the game changed meanwhile.
 pub struct ClaimGameForMove {
     pub game_id: i64,
     pub read_revision: i64,
@@ -41,8 +42,16 @@ where
         out.push_bind_param::<BigInt, _>(&self.game_id)?;
         out.push_sql(" AND revision = ");
         out.push_bind_param::<BigInt, _>(&self.read_revision)?;
+        // Asked under the claim: lines written since would have changed the revision.
+        out.push_sql(" RETURNING EXISTS (SELECT 1 FROM conditional_moves WHERE game_id = ");
+        out.push_bind_param::<BigInt, _>(&self.game_id)?;
+        out.push_sql(")");
         Ok(())
     }
+}
+
+impl Query for ClaimGameForMove {
+    type SqlType = Bool;
 }
 
 impl QueryId for ClaimGameForMove {

@@ -10,7 +10,7 @@ use slowfuse_rules::{ClaimError, MoveError};
 use crate::db::{DbConnection, lock_game};
 use crate::game::clock::time_control_of;
 use crate::game::rules::{MINESWEEPER, remember_replay};
-use crate::game::store::{set_bank, set_deadline, set_draw_offer};
+use crate::game::store::{LinesInGame, set_bank, set_deadline, set_draw_offer};
 use crate::game::{
     CorruptGame, GameRecord, RecordCache, Seat, load_game, load_game_cached, read_game_cached,
 };
@@ -333,7 +333,8 @@ fn move_before_lock(
         let claimed = claim_and_store(conn, now, &record, &prepared, req.user_id, message)?;
         if let Some(row) = claimed {
             stored = true;
-            let followed = follow_lines(conn, now, game_id)?;
+            // The claim told whether the game holds lines: without, none are followed.
+            let followed = row.lines != LinesInGame::None && follow_lines(conn, now, game_id)?;
             // Nothing but the move was written: the answer is the record and the move. The
             // cache lets go of its copy, so that the moves grow in place.
             records.forget(game_id);

@@ -9,7 +9,8 @@ use slowfuse_rules::{Game, MoveError, leave_within};
 use crate::db::DbConnection;
 use crate::game::clock::{deadline, epoch, time_control_of};
 use crate::game::store::{
-    AfterMove, MoveToStore, claim_game_for_move, set_bank, store_move, store_move_on_board,
+    AfterMove, LinesInGame, MoveToStore, claim_game_for_move, set_bank, store_move,
+    store_move_on_board,
 };
 use crate::game::{CorruptGame, GameRecord, Seat};
 use crate::models::Move;
@@ -93,10 +94,12 @@ pub(crate) fn deadlines_after_move(
     (opponent_deadline, game_deadline)
 }
 
-/// What storing a move wrote: the move's row as stored, and whether the move ended the game.
+/// What storing a move wrote: the move's row as stored, whether the move ended the game, and
+/// whether the game holds conditional lines (asked by the claim only).
 pub struct StoredMove {
     pub row: Move,
     pub ended_game: bool,
+    pub lines: LinesInGame,
 }
 
 impl PreparedMove {
@@ -163,9 +166,9 @@ pub fn claim_and_store(
     comment: Option<&str>,
 ) -> Result<Option<StoredMove>, SubmitError> {
     let read = (record.game.id, record.game.revision);
-    if !claim_game_for_move(conn, now, read, &prepared.rows_after(record))? {
+    let Some(lines) = claim_game_for_move(conn, now, read, &prepared.rows_after(record))? else {
         return Ok(None);
-    }
+    };
     let stored = store_rows(
         conn,
         now,
@@ -174,7 +177,7 @@ pub fn claim_and_store(
         (user_id, comment),
         GameRow::Written,
     )?;
-    Ok(Some(stored))
+    Ok(Some(StoredMove { lines, ..stored }))
 }
 
 /// Whether the game row after the move is still to be written.
@@ -232,6 +235,7 @@ fn store_rows(
     Ok(StoredMove {
         row,
         ended_game: outcome.is_some(),
+        lines: LinesInGame::Unknown,
     })
 }
 
