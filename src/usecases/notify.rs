@@ -307,23 +307,10 @@ pub fn your_turn_of(
     to_move: Option<i64>,
 ) -> QueryResult<()> {
     // Only this board's waiting "your move": in bughouse the other board's stands. One
-    // statement of one shape, whatever the number of players, so that it stays prepared.
-    let board_players = game_players::table
-        .filter(game_players::game_id.eq(game_id))
-        .filter(game_players::board.eq(board))
-        .select(game_players::user_id);
-    diesel::update(
-        outbox::table
-            .filter(outbox::game_id.eq(game_id))
-            .filter(outbox::kind.eq(Kind::YourTurn.as_str()))
-            .filter(outbox::status.eq(status::PENDING))
-            .filter(outbox::user_id.eq_any(board_players)),
-    )
-    .set((
-        outbox::status.eq(status::CANCELLED),
-        outbox::last_error.eq("superseded by a later move"),
-    ))
-    .execute(conn)?;
+    // statement of one shape, whatever the number of players, kept prepared (see
+    // `CancelWaitingYourTurn`).
+    let cancel = CancelWaitingYourTurn { game_id, board };
+    crate::on_backend!(conn, |c| cancel.execute(c))?;
     let Some(user_id) = to_move else {
         return Ok(());
     };
@@ -337,6 +324,53 @@ pub fn your_turn_of(
     )?;
     Ok(())
 }
+
+/// `UPDATE outbox SET status = 'cancelled' … WHERE` the game's "your move" mails still
+/// pending for the players of one board: the first write of every move's mail, written out as a
+/// statement of one shape so that both databases keep it prepared (diesel prepares every
+/// `UPDATE` it builds anew), as `game::statements` does for the move's own rows.
+struct CancelWaitingYourTurn {
+    game_id: i64,
+    board: i32,
+}
+
+impl<DB> diesel::query_builder::QueryFragment<DB> for CancelWaitingYourTurn
+where
+    DB: diesel::backend::Backend,
+    i64: diesel::serialize::ToSql<diesel::sql_types::BigInt, DB>,
+    i32: diesel::serialize::ToSql<diesel::sql_types::Integer, DB>,
+    str: diesel::serialize::ToSql<diesel::sql_types::Text, DB>,
+{
+    fn walk_ast<'b>(
+        &'b self,
+        mut out: diesel::query_builder::AstPass<'_, 'b, DB>,
+    ) -> QueryResult<()> {
+        use diesel::sql_types::{BigInt, Integer, Text};
+        out.push_sql("UPDATE outbox SET status = ");
+        out.push_bind_param::<Text, _>(status::CANCELLED)?;
+        out.push_sql(", last_error = ");
+        out.push_bind_param::<Text, _>("superseded by a later move")?;
+        out.push_sql(" WHERE game_id = ");
+        out.push_bind_param::<BigInt, _>(&self.game_id)?;
+        out.push_sql(" AND kind = ");
+        out.push_bind_param::<Text, _>(Kind::YourTurn.as_str())?;
+        out.push_sql(" AND status = ");
+        out.push_bind_param::<Text, _>(status::PENDING)?;
+        out.push_sql(" AND user_id IN (SELECT user_id FROM game_players WHERE game_id = ");
+        out.push_bind_param::<BigInt, _>(&self.game_id)?;
+        out.push_sql(" AND board = ");
+        out.push_bind_param::<Integer, _>(&self.board)?;
+        out.push_sql(")");
+        Ok(())
+    }
+}
+
+impl diesel::query_builder::QueryId for CancelWaitingYourTurn {
+    type QueryId = CancelWaitingYourTurn;
+    const HAS_STATIC_QUERY_ID: bool = true;
+}
+
+impl<Conn> RunQueryDsl<Conn> for CancelWaitingYourTurn {}
 
 fn seat(
     conn: &mut DbConnection,
