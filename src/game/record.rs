@@ -206,10 +206,11 @@ impl GameRecord {
             .map(|(_, at)| *at)
     }
 
-    /// The record as the rows read after `stored` was written by [`super::store::store_move`]
-    /// with `after`, under a claim that counted the revision once, and the mover's (`seat`)
-    /// bank set to `bank`: what a read would give, without the read. Only for a move that ended
-    /// nothing and after which nothing else was written (no lines followed, no notice).
+    /// The record as the rows read after `stored` was written with `after` by
+    /// [`super::store::claim_game_for_move`] (which counts the revision once) and
+    /// [`super::store::store_move_on_board`], and the mover's (`seat`) bank set to `bank`: what
+    /// a read would give, without the read. Only for a move that ended nothing and after which
+    /// nothing else was written (no lines followed, no notice).
     pub fn with_move_stored(
         mut self,
         now: NaiveDateTime,

@@ -60,15 +60,14 @@ pub fn store_move(
 
 /// Takes the write lock on the game as [`crate::db::lock_game`] does, only if its revision is
 /// still `read_revision`, and writes the game row after the move in the same statement (the
-/// row [`store_move`] writes); `None`, and nothing written, when the game changed meanwhile,
-/// else whether the game holds conditional lines. The move's own rows then follow with
-/// [`store_move_on_board`].
+/// row [`store_move`] writes); `None`, and nothing written, when the game changed meanwhile.
+/// The move's own rows then follow with [`store_move_on_board`].
 pub fn claim_game_for_move(
     conn: &mut DbConnection,
     now: NaiveDateTime,
     (game_id, read_revision): (i64, i64),
     after: &AfterMove<'_>,
-) -> QueryResult<Option<LinesInGame>> {
+) -> QueryResult<Option<Claimed>> {
     let claim = ClaimGameForMove {
         game_id,
         read_revision,
@@ -76,23 +75,18 @@ pub fn claim_game_for_move(
         updated_at: now,
         deadline_at: after.game_deadline,
     };
-    let lines = crate::on_backend!(conn, |c| claim.get_result::<bool>(c).optional())?;
-    Ok(lines.map(|any| {
-        if any {
-            LinesInGame::Some
-        } else {
-            LinesInGame::None
-        }
+    let holds = crate::on_backend!(conn, |c| claim.get_result::<bool>(c).optional())?;
+    Ok(holds.map(|holds_conditional_lines| Claimed {
+        holds_conditional_lines,
     }))
 }
 
-/// Whether a game holds conditional lines, as far as a writer knows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LinesInGame {
-    None,
-    Some,
-    /// Not asked: there may be some.
-    Unknown,
+/// A game claimed for a move, and what the claim learnt of it.
+#[derive(Clone, Copy, Debug)]
+pub struct Claimed {
+    /// Whether the game holds conditional lines (asked under the claim: lines written since
+    /// would have changed the revision).
+    pub holds_conditional_lines: bool,
 }
 
 /// The move's row and its board after it, the game row left to the caller: [`store_move`],

@@ -10,7 +10,7 @@ use slowfuse_rules::{ClaimError, MoveError};
 use crate::db::{DbConnection, lock_game};
 use crate::game::clock::time_control_of;
 use crate::game::rules::{MINESWEEPER, remember_replay};
-use crate::game::store::{LinesInGame, set_bank, set_deadline, set_draw_offer};
+use crate::game::store::{set_bank, set_deadline, set_draw_offer};
 use crate::game::{
     CorruptGame, GameRecord, RecordCache, Seat, load_game, load_game_cached, read_game_cached,
 };
@@ -295,9 +295,10 @@ fn minesweeper_action(action: &Action) -> Result<MinesAction, PlayError> {
 }
 
 /// A move judged on the game as read, then stored if the game is still as read: its row
-/// claimed by revision (`submit::claim_and_store`), else judged again with the game locked. The game
-/// is first the record kept by the cache, unchecked: the claim checks it, and a refusal is
-/// judged again on the game as read now, so no move is refused on a record that was behind.
+/// claimed by revision (`submit::claim_and_store`), else judged again with the game locked.
+/// The game is first the record kept by the cache, unchecked: the claim checks it, and a
+/// refusal is judged again on the game as read now, so no move is refused on a record that
+/// was behind.
 fn move_before_lock(
     conn: &mut DbConnection,
     records: &RecordCache,
@@ -331,22 +332,18 @@ fn move_before_lock(
     let mut stored = false;
     let answer = crate::db::write_transaction(conn, |conn| {
         let claimed = claim_and_store(conn, now, &record, &prepared, req.user_id, message)?;
-        if let Some(row) = claimed {
+        if let Some((claim, row)) = claimed {
             stored = true;
             // The claim told whether the game holds lines: without, none are followed.
-            let followed = row.lines != LinesInGame::None && follow_lines(conn, now, game_id)?;
-            // Nothing but the move was written: the answer is the record and the move. The
-            // cache lets go of its copy, so that the moves grow in place.
-            records.forget(game_id);
-            let made = if followed {
-                drop(record);
-                None
-            } else {
-                prepared.record_after(record, now, row)
-            };
-            if let Some(answer) = made {
-                return Ok(answer);
+            let followed = claim.holds_conditional_lines && follow_lines(conn, now, game_id)?;
+            if !followed && !row.ended_game {
+                // Nothing but the move was written: the answer is the record and the move.
+                // The cache lets go of its copy, so that the moves grow in place.
+                records.forget(game_id);
+                return Ok(prepared.record_after(record, now, row));
             }
+            // Else read below, its moves grown from the copy the cache still keeps.
+            drop(record);
         } else {
             drop(record);
             act_locked(conn, now, req, message)?;

@@ -9,8 +9,7 @@ use slowfuse_rules::{Game, MoveError, leave_within};
 use crate::db::DbConnection;
 use crate::game::clock::{deadline, epoch, time_control_of};
 use crate::game::store::{
-    AfterMove, LinesInGame, MoveToStore, claim_game_for_move, set_bank, store_move,
-    store_move_on_board,
+    AfterMove, Claimed, MoveToStore, claim_game_for_move, set_bank, store_move, store_move_on_board,
 };
 use crate::game::{CorruptGame, GameRecord, Seat};
 use crate::models::Move;
@@ -94,12 +93,10 @@ pub(crate) fn deadlines_after_move(
     (opponent_deadline, game_deadline)
 }
 
-/// What storing a move wrote: the move's row as stored, whether the move ended the game, and
-/// whether the game holds conditional lines (asked by the claim only).
+/// What storing a move wrote: the move's row as stored, and whether the move ended the game.
 pub struct StoredMove {
     pub row: Move,
     pub ended_game: bool,
-    pub lines: LinesInGame,
 }
 
 impl PreparedMove {
@@ -116,21 +113,18 @@ impl PreparedMove {
         }
     }
 
-    /// The record as its rows read after this move was stored on `record` by
-    /// [`claim_and_store`] (so its revision counted once), made from both: `None` when the move ended the game, whose
-    /// end wrote more than the move. Nothing may have been written since.
+    /// The record as its rows read after this move, which ended nothing, was stored on
+    /// `record` by [`claim_and_store`] (so its revision counted once), made from both.
+    /// Nothing may have been written since.
     pub fn record_after(
         &self,
         record: GameRecord,
         now: NaiveDateTime,
         stored: StoredMove,
-    ) -> Option<GameRecord> {
-        if stored.ended_game {
-            return None;
-        }
+    ) -> GameRecord {
         let after = self.rows_after(&record);
         let mover = (self.seat, self.mover_bank);
-        Some(record.with_move_stored(now, mover, stored.row, &after))
+        record.with_move_stored(now, mover, stored.row, &after)
     }
 }
 
@@ -164,9 +158,9 @@ pub fn claim_and_store(
     prepared: &PreparedMove,
     user_id: i64,
     comment: Option<&str>,
-) -> Result<Option<StoredMove>, SubmitError> {
+) -> Result<Option<(Claimed, StoredMove)>, SubmitError> {
     let read = (record.game.id, record.game.revision);
-    let Some(lines) = claim_game_for_move(conn, now, read, &prepared.rows_after(record))? else {
+    let Some(claimed) = claim_game_for_move(conn, now, read, &prepared.rows_after(record))? else {
         return Ok(None);
     };
     let stored = store_rows(
@@ -177,7 +171,7 @@ pub fn claim_and_store(
         (user_id, comment),
         GameRow::Written,
     )?;
-    Ok(Some(StoredMove { lines, ..stored }))
+    Ok(Some((claimed, stored)))
 }
 
 /// Whether the game row after the move is still to be written.
@@ -235,7 +229,6 @@ fn store_rows(
     Ok(StoredMove {
         row,
         ended_game: outcome.is_some(),
-        lines: LinesInGame::Unknown,
     })
 }
 
