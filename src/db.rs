@@ -202,6 +202,26 @@ macro_rules! on_backend {
     };
 }
 
+/// Marks `$statement`, a statement written out by hand whose SQL never varies, as one the
+/// connection keeps prepared: its `QueryId` is the static key `$key`, a type of its own (two
+/// statements under one key would share one prepared statement), and it runs through
+/// `RunQueryDsl`. Diesel never keeps an `UPDATE` it builds (its `SET` list may vary); the
+/// writes of every move are written out so (`game::statements`, `usecases::notify`).
+#[macro_export]
+macro_rules! kept_prepared {
+    ($statement:ty, $vis:vis $key:ident) => {
+        /// The key of a statement in the connection's cache of prepared statements.
+        $vis struct $key;
+
+        impl diesel::query_builder::QueryId for $statement {
+            type QueryId = $key;
+            const HAS_STATIC_QUERY_ID: bool = true;
+        }
+
+        impl<Conn> diesel::RunQueryDsl<Conn> for $statement {}
+    };
+}
+
 /// Runs `f` in a transaction that writes. On SQLite the writers of this process first queue on
 /// one mutex, so that they wait for each other by being woken, not in the busy handler, whose
 /// sleeps grow to 100 ms and made the tail of concurrent moves (see docs/benchmarks.md). A

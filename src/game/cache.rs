@@ -1,10 +1,10 @@
 //! The record cache: each game's record as last read by this server, kept by the application
 //! (one cache per database) and used again while the game's `revision` says nothing was
-//! written since. Every write to a game takes its lock (`db::lock_game` or `store::claim_game_for_move`),
-//! which counts the revision, so a page view of a game nobody changed since reads one number,
-//! its revision, and nothing else; several instances on one database each check it. A game
-//! that changed is read again, but for its moves when it only grew: those stored since are
-//! added to the kept ones.
+//! written since. Every write to a game takes its lock (`db::lock_game`, or
+//! `store::claim_game_for_move` for a move judged before it), which counts the revision, so a
+//! page view of a game nobody changed since reads one number, its revision, and nothing else;
+//! several instances on one database each check it. A game that changed is read again, but
+//! for its moves when it only grew: those stored since are added to the kept ones.
 //!
 //! Only what was committed is kept: a record read inside a write transaction (which may still
 //! roll back, and whose revision nobody else sees yet) is handed to the cache by
@@ -56,8 +56,9 @@ impl RecordCache {
     }
 
     /// The kept record of a game as last read, unchecked: it may be behind the game. Only for
-    /// a change that is written under [`super::store::claim_game_for_move`] with this record's revision,
-    /// which fails if the game moved on, and whose refusals are judged again on the game read.
+    /// a change written under [`super::store::claim_game_for_move`] with this record's
+    /// revision, which fails if the game moved on, and whose refusals are judged again on the
+    /// game read.
     pub fn last_read(&self, game_id: i64) -> Option<GameRecord> {
         self.get(game_id)
     }

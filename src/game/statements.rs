@@ -1,16 +1,16 @@
 //! The two `UPDATE`s of every move, written out as statements of one shape so that both
 //! databases keep them prepared. Diesel prepares each `UPDATE` it builds anew at every run (its
 //! `SET` list may vary, so it never caches one): on PostgreSQL a parse and a plan per move and
-//! statement, on SQLite a compile. These two never vary; each is its own type, and the type is
-//! the key of the connection's cache of prepared statements. Rows only, written by
+//! statement, on SQLite a compile. These two never vary, and each has a key of its own in the
+//! connection's cache of prepared statements (`kept_prepared!`). Rows only, written by
 //! `store.rs`, which decides what they hold.
 
 use chrono::NaiveDateTime;
+use diesel::QueryResult;
 use diesel::backend::Backend;
-use diesel::query_builder::{AstPass, Query, QueryFragment, QueryId};
+use diesel::query_builder::{AstPass, Query, QueryFragment};
 use diesel::serialize::ToSql;
 use diesel::sql_types::{BigInt, Bool, Integer, Nullable, Text, Timestamp};
-use diesel::{QueryResult, RunQueryDsl};
 
 /// `UPDATE games SET revision = revision + 1, ply, updated_at, deadline_at WHERE id AND
 /// revision RETURNING` whether the game holds conditional lines: the claim of a game read at
@@ -54,12 +54,7 @@ impl Query for ClaimGameForMove {
     type SqlType = Bool;
 }
 
-impl QueryId for ClaimGameForMove {
-    type QueryId = ClaimGameForMove;
-    const HAS_STATIC_QUERY_ID: bool = true;
-}
-
-impl<Conn> RunQueryDsl<Conn> for ClaimGameForMove {}
+crate::kept_prepared!(ClaimGameForMove, pub ClaimGameForMoveStatement);
 
 /// `UPDATE game_boards SET fen, ply, turn, last_move_at, deadline_at, low_time_at, draw_offer
 /// WHERE game_id AND board`: one board after a move on it.
@@ -107,12 +102,4 @@ where
     }
 }
 
-/// The key of [`BoardAfterMove`] in the cache of prepared statements.
-pub struct BoardAfterMoveStatement;
-
-impl QueryId for BoardAfterMove<'_> {
-    type QueryId = BoardAfterMoveStatement;
-    const HAS_STATIC_QUERY_ID: bool = true;
-}
-
-impl<Conn> RunQueryDsl<Conn> for BoardAfterMove<'_> {}
+crate::kept_prepared!(BoardAfterMove<'_>, pub BoardAfterMoveStatement);

@@ -327,8 +327,8 @@ pub fn your_turn_of(
 
 /// `UPDATE outbox SET status = 'cancelled' … WHERE` the game's "your move" mails still
 /// pending for the players of one board: the first write of every move's mail, written out as a
-/// statement of one shape so that both databases keep it prepared (diesel prepares every
-/// `UPDATE` it builds anew), as `game::statements` does for the move's own rows.
+/// statement of one shape that both databases keep prepared (`kept_prepared!`; diesel
+/// prepares every `UPDATE` it builds anew), as `game::statements` does for the move's own rows.
 struct CancelWaitingYourTurn {
     game_id: i64,
     board: i32,
@@ -365,12 +365,7 @@ where
     }
 }
 
-impl diesel::query_builder::QueryId for CancelWaitingYourTurn {
-    type QueryId = CancelWaitingYourTurn;
-    const HAS_STATIC_QUERY_ID: bool = true;
-}
-
-impl<Conn> RunQueryDsl<Conn> for CancelWaitingYourTurn {}
+crate::kept_prepared!(CancelWaitingYourTurn, CancelWaitingYourTurnStatement);
 
 fn seat(
     conn: &mut DbConnection,
