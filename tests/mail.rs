@@ -438,8 +438,14 @@ fn one_click_unsubscribe_without_login_stops_that_kind_only(env: &mut Env) {
 
     env.play(g, &b, "e5", 1);
     env.settle();
+    let bobs_rows = your_turn_rows(env, "bob");
     env.play(g, &a, "Nf3", 2);
     env.settle();
+    assert_eq!(
+        your_turn_rows(env, "bob"),
+        bobs_rows,
+        "nothing queued for bob either"
+    );
     let mails = env.mails_since(before);
     assert_eq!(mails.len(), 1, "alice still gets hers, bob none");
     assert!(mails[0].is_to("alice"));
@@ -485,6 +491,7 @@ fn an_unconfirmed_address_gets_only_the_confirmation_mail(env: &mut Env) {
         1,
         "no challenge and no move mail before confirmation"
     );
+    assert_eq!(your_turn_rows(env, "carol"), 0, "nor any queued");
     let m = &to_carol[0];
     assert_eq!(m.subject(), "Confirm your email address for Slowfuse");
     assert!(
@@ -1338,6 +1345,11 @@ fn the_daily_digest_lists_games_awaiting_the_move_most_urgent_first(env: &mut En
         env.mails_since(before).iter().all(|m| m.is_to("bob")),
         "nothing for Alice before her digest"
     );
+    assert_eq!(
+        your_turn_rows(env, "alice"),
+        0,
+        "her moves wait for the digest, which lists them anyway: none is held"
+    );
 
     // 10:36 UTC: not yet noon in Berlin.
     env.advance(3600);
@@ -1476,6 +1488,21 @@ fn events_held_for_the_digest_go_at_once_when_the_kind_is_set_back(env: &mut Env
             .any(|m| m.subject().starts_with("Slowfuse digest")),
         "no digest after it was switched off"
     );
+}
+
+/// How many "your move" rows the outbox holds for the player named `username`, in any
+/// status: one is written only for a confirmed address whose owner wants that mail at once.
+fn your_turn_rows(env: &Env, username: &str) -> i64 {
+    use diesel::prelude::*;
+    use slowfuse::schema::{outbox, users};
+    let mut conn = env.app.state.pool.get().unwrap();
+    outbox::table
+        .inner_join(users::table)
+        .filter(users::username.eq(username))
+        .filter(outbox::kind.eq("your_turn"))
+        .count()
+        .get_result(&mut **conn)
+        .unwrap()
 }
 
 /// The outbox rows of each status.

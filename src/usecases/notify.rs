@@ -180,7 +180,8 @@ pub(crate) fn queue(
 }
 
 /// Records an event for `user_id` as they want it: a mail queued now, a row held for the
-/// digest, or nothing. Returns whether a row was added.
+/// digest, or nothing. Returns whether a row was added. (A "your move" is never held: the
+/// digest lists every game awaiting the move anyway. It is queued by [`QueueYourTurn`].)
 fn notify(
     conn: &mut DbConnection,
     now: NaiveDateTime,
@@ -190,8 +191,8 @@ fn notify(
 ) -> QueryResult<bool> {
     let state = match mode_of(conn, user_id, kind)? {
         Mode::Immediate => status::PENDING,
-        Mode::Digest if kind != Kind::YourTurn => status::HELD,
-        Mode::Digest | Mode::Off => return Ok(false),
+        Mode::Digest => status::HELD,
+        Mode::Off => return Ok(false),
     };
     insert_row(
         conn,
@@ -314,16 +315,77 @@ pub fn your_turn_of(
     let Some(user_id) = to_move else {
         return Ok(());
     };
-    let key = format!("your_turn:{game_id}:{ply}:{user_id}");
-    notify(
-        conn,
+    let queue = QueueYourTurn {
+        user_id,
+        game_id,
+        dedup_key: format!("your_turn:{game_id}:{ply}:{user_id}"),
+        payload: json!({ "ply": ply }).to_string(),
         now,
-        (Kind::YourTurn, user_id, Some(game_id)),
-        &key,
-        json!({ "ply": ply }),
-    )?;
+    };
+    crate::on_backend!(conn, |c| queue.execute(c))?;
     Ok(())
 }
+
+/// `INSERT INTO outbox … SELECT … WHERE` the player's address is confirmed and they did not
+/// set "It is my move" to the digest or to never: [`notify`]'s read of [`mode_of`] and its
+/// insert, in one statement of one shape that both databases keep prepared, for the mail every
+/// move writes. A stored mode this build cannot read counts as "at once", as `Mode::of_kind`
+/// has it; a key already queued adds nothing.
+struct QueueYourTurn {
+    user_id: i64,
+    game_id: i64,
+    dedup_key: String,
+    payload: String,
+    now: NaiveDateTime,
+}
+
+impl<DB> diesel::query_builder::QueryFragment<DB> for QueueYourTurn
+where
+    DB: diesel::backend::Backend,
+    i64: diesel::serialize::ToSql<diesel::sql_types::BigInt, DB>,
+    str: diesel::serialize::ToSql<diesel::sql_types::Text, DB>,
+    String: diesel::serialize::ToSql<diesel::sql_types::Text, DB>,
+    NaiveDateTime: diesel::serialize::ToSql<diesel::sql_types::Timestamp, DB>,
+{
+    fn walk_ast<'b>(
+        &'b self,
+        mut out: diesel::query_builder::AstPass<'_, 'b, DB>,
+    ) -> QueryResult<()> {
+        use diesel::sql_types::{BigInt, Text, Timestamp};
+        out.push_sql(
+            "INSERT INTO outbox (kind, user_id, game_id, dedup_key, payload, status, \
+             next_attempt_at, created_at) SELECT ",
+        );
+        out.push_bind_param::<Text, _>(Kind::YourTurn.as_str())?;
+        out.push_sql(", id, ");
+        out.push_bind_param::<BigInt, _>(&self.game_id)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Text, _>(&self.dedup_key)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Text, _>(&self.payload)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Text, _>(status::PENDING)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Timestamp, _>(&self.now)?;
+        out.push_sql(", ");
+        out.push_bind_param::<Timestamp, _>(&self.now)?;
+        out.push_sql(" FROM users WHERE id = ");
+        out.push_bind_param::<BigInt, _>(&self.user_id)?;
+        out.push_sql(
+            " AND email_verified_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM email_preferences \
+             WHERE email_preferences.user_id = users.id AND email_preferences.kind = ",
+        );
+        out.push_bind_param::<Text, _>(Kind::YourTurn.as_str())?;
+        out.push_sql(" AND email_preferences.mode IN (");
+        out.push_bind_param::<Text, _>(Mode::Digest.as_str())?;
+        out.push_sql(", ");
+        out.push_bind_param::<Text, _>(Mode::Off.as_str())?;
+        out.push_sql(")) ON CONFLICT (dedup_key) DO NOTHING");
+        Ok(())
+    }
+}
+
+crate::kept_prepared!(QueueYourTurn, QueueYourTurnStatement);
 
 /// `UPDATE outbox SET status = 'cancelled' … WHERE` the game's "your move" mails still
 /// pending for the players of one board: the first write of every move's mail, written out as a
