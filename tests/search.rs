@@ -31,6 +31,7 @@ search_tests!(
     my_tags_are_invisible_to_everyone_else,
     tag_validation_errors,
     a_profile_lists_the_same_recent_games_however_they_are_read,
+    my_games_list_every_running_game_and_the_latest_finished,
 );
 
 /// Six games over a week of the fixed clock (creation and end dates UTC):
@@ -761,5 +762,44 @@ fn a_profile_lists_the_same_recent_games_however_they_are_read(f: &Fixture) {
         let ids: Vec<i64> = p.recent_games.iter().map(|g| g.id).collect();
         let want = &shown[..shown.len().min(limit as usize)];
         assert_eq!(ids, want, "the {limit} most recent");
+    }
+}
+
+/// A player's list of games holds every running game, however long ago it last changed, and
+/// the most recently ended ones up to the number asked, whether those are walked from the most
+/// recent game on or gathered from the player's seats; awaiting the player's move first, then
+/// the other running games, then finished ones, newest first.
+fn my_games_list_every_running_game_and_the_latest_finished(f: &Fixture) {
+    // Alice's: g6 running, her move; g2 running, bob's move, last changed before g3 ended;
+    // g3 ended 03-05, g1 ended 03-02.
+    let r = f.app.get("/api/v1/me/games", Some(&f.alice));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let listed: Vec<i64> = r
+        .body
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(listed, vec![f.g6, f.g2, f.g3, f.g1]);
+    let alice =
+        slowfuse::usecases::accounts::user_by_name(&mut f.app.state.pool.get().unwrap(), "alice")
+            .unwrap()
+            .unwrap()
+            .id;
+    // Alice sits in 4 of the 6 games: up to 2 finished games are walked, 3 and more gathered.
+    let mut conn = f.app.state.pool.get().unwrap();
+    for finished in 0..=3 {
+        let ids: Vec<i64> = slowfuse::usecases::games::my_games(&mut conn, alice, finished)
+            .unwrap()
+            .iter()
+            .map(|g| g.id)
+            .collect();
+        let mut want = vec![f.g6, f.g2];
+        want.extend([f.g3, f.g1].into_iter().take(finished as usize));
+        assert_eq!(
+            ids, want,
+            "every running game and the {finished} latest finished"
+        );
     }
 }

@@ -10,7 +10,7 @@ use slowfuse::db::{DbConnection, DbPool};
 use slowfuse::random::FixedRandom;
 use slowfuse::usecases::boards::board_snapshots;
 use slowfuse::usecases::book::book_position;
-use slowfuse::usecases::games::my_queue;
+use slowfuse::usecases::games::{FINISHED_LISTED, RECENT_RESULTS, my_games, my_queue};
 use slowfuse::usecases::leave::leave_summary;
 use slowfuse::usecases::minesweeper::finish_overdue_setups;
 use slowfuse::usecases::profiles::load_profile;
@@ -174,6 +174,12 @@ fn operations(pool: &DbPool, now: NaiveDateTime, built: &Built) -> Vec<Operation
     ] {
         ops.push(op(format!("queue: {label} player"), move |c| {
             my_queue(c, id).expect("queue");
+        }));
+        ops.push(op(format!("home: {label} player"), move |c| {
+            my_games(c, id, RECENT_RESULTS).expect("home");
+        }));
+        ops.push(op(format!("my games: {label} player"), move |c| {
+            my_games(c, id, FINISHED_LISTED).expect("my games");
         }));
     }
     ops.push(op(

@@ -8,6 +8,7 @@ use crate::db::DbConnection;
 use crate::game::{GameStatus, parse_color};
 use crate::models::Game;
 use crate::schema::{game_boards, game_players, games};
+use crate::usecases::search::walk_is_shorter;
 
 /// One line of a game list.
 #[derive(Clone, Debug)]
@@ -68,16 +69,73 @@ macro_rules! seat_row {
     };
 }
 
-/// All games a user plays or played: awaiting their move first (most urgent first), then
-/// the other running games, then finished ones, newest first.
-pub fn my_games(conn: &mut DbConnection, user_id: i64) -> QueryResult<Vec<GameSummary>> {
-    let rows: Vec<SeatRow> = seats!()
-        .filter(game_players::user_id.eq(user_id))
-        .select(seat_row!())
-        .order(games::updated_at.desc())
-        .limit(1000)
-        .load(conn)?;
-    summaries(conn, rows)
+/// How many finished games the list of all my games shows (`/games`, `GET /api/v1/me/games`);
+/// the search finds the rest.
+pub const FINISHED_LISTED: i64 = 1000;
+
+/// How many finished games the home page lists under "Recent results".
+pub const RECENT_RESULTS: i64 = 5;
+
+/// The games a user plays or played: every running one, and the `finished` most recently
+/// ended (or aborted); awaiting their move first (most urgent first), then the other running
+/// games, then finished ones, newest first.
+///
+/// The running games are the player's seats in a running game. The finished ones are read as
+/// a profile's recent games are: for a player seated in thousands of games, the games are
+/// walked from the most recently active (`games_recent_order`), each checked for the player's
+/// seat, until enough are found; for one seated in a few, their seats are gathered and sorted
+/// ([`walk_is_shorter`]).
+pub fn my_games(
+    conn: &mut DbConnection,
+    user_id: i64,
+    finished: i64,
+) -> QueryResult<Vec<GameSummary>> {
+    crate::db::read_planned_for_values(conn, |conn| {
+        let running = [GameStatus::Setup.as_str(), GameStatus::Started.as_str()];
+        let mut rows: Vec<SeatRow> = seats!()
+            .filter(game_players::user_id.eq(user_id))
+            .filter(games::status.eq_any(running))
+            .select(seat_row!())
+            .load(conn)?;
+        let seated: i64 = game_players::table
+            .filter(game_players::user_id.eq(user_id))
+            .count()
+            .get_result(conn)?;
+        let newest_first = (games::updated_at.desc(), games::id.desc());
+        let ended: Vec<i64> = if walk_is_shorter(conn, finished, seated)? {
+            games::table
+                .filter(games::status.ne_all(running))
+                .filter(diesel::dsl::exists(
+                    game_players::table
+                        .filter(game_players::game_id.eq(games::id))
+                        .filter(game_players::user_id.eq(user_id))
+                        .offset(0),
+                ))
+                .order(newest_first)
+                .limit(finished)
+                .select(games::id)
+                .load(conn)?
+        } else {
+            game_players::table
+                .inner_join(games::table)
+                .filter(game_players::user_id.eq(user_id))
+                .filter(games::status.ne_all(running))
+                .order(newest_first)
+                .limit(finished)
+                .select(games::id)
+                .load(conn)?
+        };
+        if !ended.is_empty() {
+            rows.extend(
+                seats!()
+                    .filter(game_players::user_id.eq(user_id))
+                    .filter(game_players::game_id.eq_any(&ended))
+                    .select(seat_row!())
+                    .load::<SeatRow>(conn)?,
+            );
+        }
+        summaries(conn, rows)
+    })
 }
 
 fn summaries(conn: &mut DbConnection, rows: Vec<SeatRow>) -> QueryResult<Vec<GameSummary>> {

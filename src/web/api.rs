@@ -14,7 +14,7 @@ use crate::usecases::accounts;
 use crate::usecases::challenges::{self, ChallengeRequest};
 use crate::usecases::clocks::TimeControlRequest;
 use crate::usecases::conditional;
-use crate::usecases::games::{GameSummary, my_games, my_queue};
+use crate::usecases::games::{FINISHED_LISTED, GameSummary, my_games, my_queue};
 use crate::usecases::leave;
 use crate::usecases::play::{self, Action, ActionRequest, PlayError};
 use crate::web::AppState;
@@ -783,7 +783,9 @@ async fn get_queue(state: web::Data<AppState>, user: ApiUser) -> Result<HttpResp
 }
 
 async fn get_my_games(state: web::Data<AppState>, user: ApiUser) -> Result<HttpResponse, ApiError> {
-    let list = state.db(move |c| my_games(c, user.id)).await??;
+    let list = state
+        .db(move |c| my_games(c, user.id, FINISHED_LISTED))
+        .await??;
     Ok(HttpResponse::Ok().json(list.iter().map(summary_json).collect::<Vec<_>>()))
 }
 

@@ -14,7 +14,7 @@ use super::render;
 use crate::game::GameStatus;
 use crate::usecases::boards::{BoardSnapshot, board_snapshots};
 use crate::usecases::challenges::{ChallengeListing, visible_challenges};
-use crate::usecases::games::{GameSummary, my_games};
+use crate::usecases::games::{GameSummary, RECENT_RESULTS, my_games};
 use crate::usecases::preferences::preferences_of;
 use crate::web::errors::WebError;
 use crate::web::mini_board::{BoardLook, MiniBoard, mini_board, variant_words};
@@ -23,8 +23,6 @@ use crate::web::{AppState, Layout};
 
 /// Small boards shown in each of the dashboard's two board sections, at most.
 const MAX_BOARDS: usize = 24;
-/// Finished games listed under "Recent results".
-const RECENT_RESULTS: usize = 5;
 
 /// One finished game of the player's, told from their side.
 pub struct ResultLine {
@@ -70,7 +68,7 @@ pub async fn show(state: &AppState, session: &Session, me: i64) -> Result<HttpRe
     let now = state.now();
     let (games, challenges, boards, prefs) = state
         .db(move |c| -> Result<_, WebError> {
-            let games = my_games(c, me)?;
+            let games = my_games(c, me, RECENT_RESULTS)?;
             let running: Vec<i64> = games
                 .iter()
                 .filter(|g| g.status == GameStatus::Started.as_str())
@@ -109,7 +107,7 @@ pub async fn show(state: &AppState, session: &Session, me: i64) -> Result<HttpRe
             .iter()
             .filter(|g| g.status != GameStatus::Started.as_str())
             .filter(|g| g.status != GameStatus::Setup.as_str())
-            .take(RECENT_RESULTS)
+            .take(RECENT_RESULTS as usize)
             .map(result_line)
             .collect(),
         challenges,

@@ -13,7 +13,7 @@ use super::{check_csrf, dashboard, render, require_login, see_other, showcase};
 use crate::game::color_name;
 use crate::usecases::boards::board_snapshots;
 use crate::usecases::computer::{ComputerGameRequest, start_computer_game};
-use crate::usecases::games::{GameSummary, my_games, next_game_in_queue};
+use crate::usecases::games::{FINISHED_LISTED, GameSummary, my_games, next_game_in_queue};
 use crate::usecases::preferences::preferences_of;
 use crate::web::errors::WebError;
 use crate::web::mini_board::{BoardLook, MiniBoard};
@@ -82,7 +82,7 @@ pub async fn my_games_page(
     let now = state.now();
     let (games, boards, prefs) = state
         .db(move |c| -> Result<_, WebError> {
-            let games = my_games(c, me)?;
+            let games = my_games(c, me, FINISHED_LISTED)?;
             let waiting: Vec<i64> = games.iter().filter(|g| g.my_turn).map(|g| g.id).collect();
             Ok((games, board_snapshots(c, &waiting)?, preferences_of(c, me)?))
         })
