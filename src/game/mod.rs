@@ -6,6 +6,7 @@ pub mod cache;
 pub mod clock;
 pub mod imported;
 pub mod record;
+pub mod revisions;
 pub mod rules;
 pub mod seat;
 pub mod statements;
