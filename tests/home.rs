@@ -302,6 +302,15 @@ fn small_boards_show_the_position_on_my_games_search_and_home(app: &TestApp, _cl
         mine.body.contains(r#"class="list""#),
         "the table of all games stays"
     );
+    assert!(
+        mine.body
+            .contains(r#"<a href="/search?player=bob">All my games in the game database</a>"#),
+        "older games are found in the search"
+    );
+    assert!(
+        mine.body.contains(&format!("#{done}")),
+        "the finished game is listed"
+    );
 
     // Search results: the position now, and a finished game's final position.
     let found = app.browser().get("/search?player=alice");

@@ -69,9 +69,9 @@ macro_rules! seat_row {
     };
 }
 
-/// How many finished games the list of all my games shows (`/games`, `GET /api/v1/me/games`);
-/// the search finds the rest.
-pub const FINISHED_LISTED: i64 = 1000;
+/// How many finished games the list of my games shows (`/games`, `GET /api/v1/me/games`),
+/// the latest; the search finds the rest (the page links to it).
+pub const FINISHED_LISTED: i64 = 100;
 
 /// How many finished games the home page lists under "Recent results".
 pub const RECENT_RESULTS: i64 = 5;

@@ -69,6 +69,8 @@ struct MyGamesPage {
     /// The games awaiting my move as small boards, most urgent first.
     my_turn: Vec<MiniBoard>,
     games: Vec<GameLine>,
+    /// How many finished games are listed at most.
+    finished_listed: i64,
 }
 
 pub async fn my_games_page(
@@ -92,6 +94,7 @@ pub async fn my_games_page(
         layout: Layout::from_session(&session),
         my_turn: dashboard::running_boards(&games, &boards, true, now, &look, prefs.always_white),
         games: games.iter().map(|g| game_line(g, now)).collect(),
+        finished_listed: FINISHED_LISTED,
     };
     render(StatusCode::OK, &page)
 }
