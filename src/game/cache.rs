@@ -3,8 +3,7 @@
 //! written since. Every write to a game takes its lock (`db::lock_game`, or
 //! `store::claim_game_for_move` for a move judged before it), which counts the revision, so a
 //! page view of a game nobody changed since reads one number, its revision, and nothing else;
-//! several instances on one database each check it. On PostgreSQL the views that ask meanwhile
-//! share one statement (`revisions::SharedChecks`). A game that changed is read again, but
+//! several instances on one database each check it. A game that changed is read again, but
 //! for its moves when it only grew: those stored since are added to the kept ones.
 //!
 //! Only what was committed is kept: a record read inside a write transaction (which may still
@@ -19,7 +18,6 @@ use std::sync::{Arc, Mutex};
 use diesel::prelude::*;
 
 use super::record::{CommentTimes, GameRecord, load_head, load_moves, load_moves_since};
-use super::revisions::{Revisions, SharedChecks};
 use crate::db::{DbConnection, in_write_transaction, read_snapshot};
 use crate::models::Move;
 use crate::schema::games;
@@ -31,8 +29,6 @@ const MAX_GAMES: usize = 4096;
 #[derive(Default)]
 pub struct RecordCache {
     games: Mutex<HashMap<i64, GameRecord>>,
-    /// The revision checks of reads outside a transaction, shared on PostgreSQL.
-    checks: SharedChecks,
 }
 
 impl RecordCache {
@@ -147,22 +143,12 @@ enum Lookup {
     Stale,
 }
 
-/// Asks the game's revision: outside any transaction on PostgreSQL, together with the other
-/// requests asking meanwhile ([`SharedChecks`]); else on the caller's connection, in its
-/// snapshot (on SQLite a statement is a function call, and sharing it would cost more than it
-/// saves).
 fn look_up(conn: &mut DbConnection, cache: &RecordCache, game_id: i64) -> QueryResult<Lookup> {
-    let shared = asks_shared(conn);
-    let revision: Option<i64> = match conn {
-        DbConnection::Pg(pg) if shared => cache
-            .checks
-            .revision(game_id, |ids| revisions_of(pg, ids))?,
-        _ => crate::on_backend!(conn, |c| games::table
-            .find(game_id)
-            .select(games::revision)
-            .first(c)
-            .optional())?,
-    };
+    let revision: Option<i64> = crate::on_backend!(conn, |c| games::table
+        .find(game_id)
+        .select(games::revision)
+        .first(c)
+        .optional())?;
     Ok(match revision {
         None => Lookup::Gone,
         Some(revision) => match cache.get_at(game_id, revision) {
@@ -170,29 +156,6 @@ fn look_up(conn: &mut DbConnection, cache: &RecordCache, game_id: i64) -> QueryR
             None => Lookup::Stale,
         },
     })
-}
-
-/// Whether a revision asked on `conn` is asked with other requests: on PostgreSQL, outside any
-/// transaction.
-fn asks_shared(conn: &mut DbConnection) -> bool {
-    use diesel::connection::{AnsiTransactionManager, TransactionManager};
-    let DbConnection::Pg(pg) = conn else {
-        return false;
-    };
-    matches!(
-        AnsiTransactionManager::transaction_manager_status_mut(pg).transaction_depth(),
-        Ok(None)
-    )
-}
-
-/// The revisions of the games `ids`, in one statement of one shape (an array of ids).
-fn revisions_of(pg: &mut diesel::PgConnection, ids: &[i64]) -> QueryResult<Revisions> {
-    Ok(games::table
-        .filter(games::id.eq_any(ids))
-        .select((games::id, games::revision))
-        .load::<(i64, i64)>(pg)?
-        .into_iter()
-        .collect())
 }
 
 /// Reads the game from committed rows (a snapshot) and keeps it.

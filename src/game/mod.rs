@@ -6,7 +6,6 @@ pub mod cache;
 pub mod clock;
 pub mod imported;
 pub mod record;
-pub mod revisions;
 pub mod rules;
 pub mod seat;
 pub mod statements;
