@@ -42,6 +42,79 @@ fn a_move_is_answered_with_the_game_as_stored_postgres() {
     a_move_is_answered_with_the_game_as_stored(Backend::Postgres);
 }
 
+#[test]
+fn a_view_begun_after_a_move_shows_it_while_others_read_sqlite() {
+    if let Some((a, b)) = on_two_instances(Backend::Sqlite) {
+        a_view_begun_after_a_move_shows_it_while_others_read(&a, &b);
+    }
+}
+
+#[test]
+fn a_view_begun_after_a_move_shows_it_while_others_read_postgres() {
+    if let Some((a, b)) = on_two_instances(Backend::Postgres) {
+        a_view_begun_after_a_move_shows_it_while_others_read(&a, &b);
+    }
+}
+
+/// While readers keep viewing a game on one instance, a view begun after another instance
+/// acknowledged a move shows it, and no reader ever sees the game go back.
+fn a_view_begun_after_a_move_shows_it_while_others_read(a: &TestApp, b: &TestApp) {
+    let alice = a.user("alice");
+    let bob = a.user("bob");
+    let g = a.game_from(
+        &alice,
+        &bob,
+        json!({"variant": "atomic", "color": "white", "days_per_move": 3}),
+    );
+    let line = [
+        "e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "c3", "Nf6", "d3", "d6", "Nbd2", "Be6",
+    ];
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let path = format!("/api/v1/games/{g}");
+    std::thread::scope(|scope| {
+        let readers: Vec<_> = (0..6)
+            .map(|_| {
+                scope.spawn(|| {
+                    let (mut last, mut views) = (0, 0);
+                    while !done.load(std::sync::atomic::Ordering::SeqCst) {
+                        let r = a.get(&path, None);
+                        assert_eq!(r.status, 200, "{}", r.body);
+                        let ply = r.body["ply"].as_i64().unwrap();
+                        assert!(ply >= last, "a reader saw ply {ply} after {last}");
+                        (last, views) = (ply, views + 1);
+                    }
+                    views
+                })
+            })
+            .collect();
+        // The readers stop when the moves end, also when an assertion below fails.
+        struct StopReaders<'a>(&'a std::sync::atomic::AtomicBool);
+        impl Drop for StopReaders<'_> {
+            fn drop(&mut self) {
+                self.0.store(true, std::sync::atomic::Ordering::SeqCst);
+            }
+        }
+        let stop = StopReaders(&done);
+        for (ply, mv) in line.iter().enumerate() {
+            let mover = if ply % 2 == 0 { &alice } else { &bob };
+            let r = b.play(g, mover, mv, ply as i64);
+            assert_eq!(r.status, 200, "{mv}: {}", r.body);
+            let seen = a.get(&path, None);
+            assert_eq!(
+                seen.body["ply"],
+                ply + 1,
+                "{mv} at once on the other instance"
+            );
+            let sans = seen.body["sans"].as_array().unwrap();
+            assert_eq!(sans.last().unwrap(), mv, "{}", seen.body);
+        }
+        drop(stop);
+        for r in readers {
+            assert!(r.join().unwrap() > 0, "every reader read");
+        }
+    });
+}
+
 /// The answer to a move is made from the game as read before it and the move, not read back:
 /// it must be the game as a reader of the rows sees it, in every part a move changes (the
 /// board, the mover's bank with an increment, the clocks, a comment with its time, the draw
