@@ -4,7 +4,7 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use slowfuse_rules::Color;
 
-use crate::db::DbConnection;
+use crate::db::{DbConnection, MultiBackend};
 use crate::game::{GameStatus, parse_color};
 use crate::models::Game;
 use crate::schema::{game_boards, game_players, games};
@@ -80,11 +80,8 @@ pub const RECENT_RESULTS: i64 = 5;
 /// ended (or aborted); awaiting their move first (most urgent first), then the other running
 /// games, then finished ones, newest first.
 ///
-/// The running games are the player's seats in a running game. The finished ones are read as
-/// a profile's recent games are: for a player seated in thousands of games, the games are
-/// walked from the most recently active (`games_recent_order`), each checked for the player's
-/// seat, until enough are found; for one seated in a few, their seats are gathered and sorted
-/// ([`walk_is_shorter`]).
+/// The running games are the player's seats in a running game; the finished ones are found
+/// as a profile's recent games are ([`latest_seated_games`]).
 pub fn my_games(
     conn: &mut DbConnection,
     user_id: i64,
@@ -97,34 +94,7 @@ pub fn my_games(
             .filter(games::status.eq_any(running))
             .select(seat_row!())
             .load(conn)?;
-        let seated: i64 = game_players::table
-            .filter(game_players::user_id.eq(user_id))
-            .count()
-            .get_result(conn)?;
-        let newest_first = (games::updated_at.desc(), games::id.desc());
-        let ended: Vec<i64> = if walk_is_shorter(conn, finished, seated)? {
-            games::table
-                .filter(games::status.ne_all(running))
-                .filter(diesel::dsl::exists(
-                    game_players::table
-                        .filter(game_players::game_id.eq(games::id))
-                        .filter(game_players::user_id.eq(user_id))
-                        .offset(0),
-                ))
-                .order(newest_first)
-                .limit(finished)
-                .select(games::id)
-                .load(conn)?
-        } else {
-            game_players::table
-                .inner_join(games::table)
-                .filter(game_players::user_id.eq(user_id))
-                .filter(games::status.ne_all(running))
-                .order(newest_first)
-                .limit(finished)
-                .select(games::id)
-                .load(conn)?
-        };
+        let ended = latest_seated_games(conn, user_id, finished, Seated::Finished)?;
         if !ended.is_empty() {
             rows.extend(
                 seats!()
@@ -136,6 +106,65 @@ pub fn my_games(
         }
         summaries(conn, rows)
     })
+}
+
+/// Which of a player's games [`latest_seated_games`] finds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Seated {
+    /// Every game, running or not.
+    Any,
+    /// Games no longer running (finished or aborted).
+    Finished,
+}
+
+/// The ids of the `limit` games a player sits in that were most recently active (newest
+/// `updated_at` first, then highest id). For a player seated in thousands of games the games
+/// are walked from the most recently active (`games_recent_order`), each checked for the
+/// player's seat, until `limit` are found (the `OFFSET 0` keeps PostgreSQL from turning the
+/// check into a join of every seat); for one seated in a few, their seats' games are gathered
+/// and sorted. Whichever passes fewer games ([`walk_is_shorter`]).
+pub(crate) fn latest_seated_games(
+    conn: &mut DbConnection,
+    user_id: i64,
+    limit: i64,
+    which: Seated,
+) -> QueryResult<Vec<i64>> {
+    let seats: i64 = game_players::table
+        .filter(game_players::user_id.eq(user_id))
+        .count()
+        .get_result(conn)?;
+    let running = [GameStatus::Setup.as_str(), GameStatus::Started.as_str()];
+    let newest_first = (games::updated_at.desc(), games::id.desc());
+    if walk_is_shorter(conn, limit, seats)? {
+        let mut walk = games::table
+            .filter(diesel::dsl::exists(
+                game_players::table
+                    .filter(game_players::game_id.eq(games::id))
+                    .filter(game_players::user_id.eq(user_id))
+                    .offset(0),
+            ))
+            .into_boxed::<MultiBackend>();
+        if which == Seated::Finished {
+            walk = walk.filter(games::status.ne_all(running));
+        }
+        walk.order(newest_first)
+            .limit(limit)
+            .select(games::id)
+            .load(conn)
+    } else {
+        let mut gather = game_players::table
+            .inner_join(games::table)
+            .filter(game_players::user_id.eq(user_id))
+            .into_boxed::<MultiBackend>();
+        if which == Seated::Finished {
+            gather = gather.filter(games::status.ne_all(running));
+        }
+        gather
+            .order(newest_first)
+            .limit(limit)
+            .select(games::id)
+            .load(conn)
+    }
 }
 
 fn summaries(conn: &mut DbConnection, rows: Vec<SeatRow>) -> QueryResult<Vec<GameSummary>> {

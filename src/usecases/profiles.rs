@@ -5,9 +5,9 @@ use diesel::prelude::*;
 
 use crate::db::DbConnection;
 use crate::models::{Rating, RatingChange};
-use crate::schema::{game_players, games, rating_history, ratings, users};
+use crate::schema::{games, rating_history, ratings, users};
 use crate::usecases::accounts::user_by_name;
-use crate::usecases::search::walk_is_shorter;
+use crate::usecases::games::{Seated, latest_seated_games};
 
 /// One rated game as a player's history shows it.
 #[derive(Clone, Debug)]
@@ -100,47 +100,25 @@ fn history(
         .collect())
 }
 
-/// The player's `limit` most recently active games. For a player seated in thousands of
-/// games the games are walked from the most recently active (`games_recent_order`), each
-/// checked for the player's seat, until `limit` are found (the `OFFSET 0` keeps PostgreSQL
-/// from turning the check into a join of every seat); for one seated in a few, their seats'
-/// games are gathered and sorted. Whichever passes fewer games ([`walk_is_shorter`]).
+/// The player's `limit` most recently active games ([`latest_seated_games`]).
 fn recent_games(conn: &mut DbConnection, user_id: i64, limit: i64) -> QueryResult<Vec<RecentGame>> {
     type Row = (i64, String, String, String, bool, NaiveDateTime);
-    let columns = (
-        games::id,
-        games::variant,
-        games::status,
-        games::result,
-        games::rated,
-        games::updated_at,
-    );
-    let seats: i64 = game_players::table
-        .filter(game_players::user_id.eq(user_id))
-        .count()
-        .get_result(conn)?;
-    let newest_first = (games::updated_at.desc(), games::id.desc());
-    let rows: Vec<Row> = if walk_is_shorter(conn, limit, seats)? {
-        games::table
-            .filter(diesel::dsl::exists(
-                game_players::table
-                    .filter(game_players::game_id.eq(games::id))
-                    .filter(game_players::user_id.eq(user_id))
-                    .offset(0),
-            ))
-            .order(newest_first)
-            .limit(limit)
-            .select(columns)
-            .load(conn)?
-    } else {
-        game_players::table
-            .inner_join(games::table)
-            .filter(game_players::user_id.eq(user_id))
-            .order(newest_first)
-            .limit(limit)
-            .select(columns)
-            .load(conn)?
-    };
+    let latest = latest_seated_games(conn, user_id, limit, Seated::Any)?;
+    if latest.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut rows: Vec<Row> = games::table
+        .filter(games::id.eq_any(&latest))
+        .select((
+            games::id,
+            games::variant,
+            games::status,
+            games::result,
+            games::rated,
+            games::updated_at,
+        ))
+        .load(conn)?;
+    rows.sort_by_key(|r| latest.iter().position(|&id| id == r.0));
     let ids: Vec<i64> = rows.iter().map(|r| r.0).collect();
     let names = crate::game::player_names(conn, &ids)?;
     let name = |game: i64, color: &str| names.of(game, color);
