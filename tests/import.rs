@@ -152,7 +152,7 @@ fn a_mixed_file_imports_the_good_games_and_says_why_not_the_others(app: &TestApp
     let composed: String = games::table
         .filter(games::initial_fen.eq(TWENTY_QUEENS))
         .select(games::result)
-        .first(&mut **conn)
+        .get_result(&mut **conn)
         .unwrap();
     assert_eq!(composed, "1-0");
     // Nobody is seated: the players are the PGN's names.
@@ -220,7 +220,7 @@ fn a_mixed_file_imports_the_good_games_and_says_why_not_the_others(app: &TestApp
             games::table
                 .filter(games::variant.eq(*v))
                 .select(games::id)
-                .first(&mut **conn)
+                .get_result(&mut **conn)
                 .unwrap()
         })
         .collect();
@@ -266,7 +266,7 @@ fn as_user_links_the_side_that_bears_their_name(app: &TestApp) {
     let alice: i64 = users::table
         .filter(users::username_key.eq("alice"))
         .select(users::id)
-        .first(&mut **conn)
+        .get_result(&mut **conn)
         .unwrap();
     let seats: Vec<(i64, String)> = game_players::table
         .filter(game_players::user_id.eq(alice))
@@ -434,7 +434,7 @@ fn the_import_page_imports_for_the_logged_in_user(app: &TestApp) {
     let hostile: i64 = game_imports::table
         .filter(game_imports::black_name.eq("Eve & Mallory"))
         .select(game_imports::game_id)
-        .first(&mut **conn)
+        .get_result(&mut **conn)
         .unwrap();
     let erin: i64 = game_players::table
         .inner_join(users::table)
@@ -447,7 +447,7 @@ fn the_import_page_imports_for_the_logged_in_user(app: &TestApp) {
         .inner_join(users::table)
         .filter(users::username_key.eq("erin"))
         .select(game_players::game_id)
-        .first(&mut **conn)
+        .get_result(&mut **conn)
         .unwrap();
     let book: i64 = book_moves::table
         .filter(book_moves::game_id.eq(hostile))

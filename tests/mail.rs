@@ -1187,7 +1187,7 @@ fn a_turn_past_its_deadline_gets_no_time_running_low_mail(env: &mut Env) {
     let look: Option<chrono::NaiveDateTime> = game_boards::table
         .filter(game_boards::game_id.eq(g))
         .select(game_boards::low_time_at)
-        .first(&mut **conn)
+        .get_result(&mut **conn)
         .unwrap();
     assert_eq!(look, None);
 }

@@ -855,7 +855,7 @@ fn a_server_notice_reaches_only_its_player(app: &TestApp) {
         users::table
             .filter(users::username.eq("alice"))
             .select(users::id)
-            .first(&mut **conn)
+            .get_result(&mut **conn)
             .unwrap()
     };
     diesel::insert_into(slowfuse::schema::game_messages::table)

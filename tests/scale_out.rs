@@ -264,7 +264,7 @@ impl Cluster {
         users::table
             .filter(users::username.eq(name))
             .select(users::id)
-            .first(&mut **self.db())
+            .get_result(&mut **self.db())
             .expect("the user's id")
     }
 

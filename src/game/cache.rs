@@ -147,7 +147,7 @@ fn look_up(conn: &mut DbConnection, cache: &RecordCache, game_id: i64) -> QueryR
     let revision: Option<i64> = crate::on_backend!(conn, |c| games::table
         .find(game_id)
         .select(games::revision)
-        .first(c)
+        .get_result(c)
         .optional())?;
     Ok(match revision {
         None => Lookup::Gone,

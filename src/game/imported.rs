@@ -55,7 +55,7 @@ pub fn imported_players(
             game_imports::tags,
             game_imports::imported_by,
         ))
-        .first(conn)
+        .get_result(conn)
         .optional()?;
     Ok(
         row.map(|(white, black, tags, imported_by)| ImportedPlayers {

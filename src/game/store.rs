@@ -157,7 +157,7 @@ fn refresh_game_deadline(conn: &mut DbConnection, game_id: i64) -> QueryResult<(
     let earliest: Option<NaiveDateTime> = game_boards::table
         .filter(game_boards::game_id.eq(game_id))
         .select(diesel::dsl::min(game_boards::deadline_at))
-        .first(conn)?;
+        .get_result(conn)?;
     diesel::update(games::table.find(game_id))
         .set(games::deadline_at.eq(earliest))
         .execute(conn)?;

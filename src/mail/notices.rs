@@ -109,7 +109,7 @@ pub(super) fn opponent_on_leave(
     let Some(leave) = leaves::table
         .find(leave_id)
         .select(crate::usecases::leave::Leave::as_select())
-        .first(conn)
+        .get_result(conn)
         .optional()?
     else {
         return Ok(None);

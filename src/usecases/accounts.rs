@@ -228,7 +228,7 @@ pub fn begin_login(
     let user: Option<User> = users::table
         .filter(users::username_key.eq(username.trim().to_lowercase()))
         .select(User::as_select())
-        .first(conn)
+        .get_result(conn)
         .optional()?;
     Ok(LoginAttempt {
         user,
@@ -278,7 +278,7 @@ pub fn session_epoch(conn: &mut DbConnection, user_id: i64) -> QueryResult<Optio
     users::table
         .find(user_id)
         .select(users::session_epoch)
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 
@@ -324,7 +324,7 @@ pub fn user_by_token(conn: &mut DbConnection, token: &str) -> QueryResult<Option
         .inner_join(users::table)
         .filter(api_tokens::token_hash.eq(token_hash(token)))
         .select(User::as_select())
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 
@@ -333,7 +333,7 @@ pub fn user_by_id(conn: &mut DbConnection, id: i64) -> QueryResult<Option<User>>
     users::table
         .find(id)
         .select(User::as_select())
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 
@@ -342,7 +342,7 @@ pub fn user_by_name(conn: &mut DbConnection, name: &str) -> QueryResult<Option<U
     users::table
         .filter(users::username_key.eq(name.trim().to_lowercase()))
         .select(User::as_select())
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 

@@ -54,7 +54,7 @@ fn start_of(conn: &mut DbConnection, game_id: i64) -> Result<Start, AnalysisErro
     let (variant, initial_fen): (String, String) = games::table
         .find(game_id)
         .select((games::variant, games::initial_fen))
-        .first(conn)
+        .get_result(conn)
         .optional()?
         .ok_or(AnalysisError::NotFound)?;
     if !offered_for(&variant) {
@@ -87,7 +87,7 @@ pub fn my_analysis(
     let stored: Option<String> = analysis_trees::table
         .find((game_id, user_id))
         .select(analysis_trees::pgn)
-        .first(conn)
+        .get_result(conn)
         .optional()?;
     let pgn = stored.unwrap_or_default();
     // Stored text was written by the server after every move was checked.

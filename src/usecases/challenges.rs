@@ -236,7 +236,7 @@ pub fn challenge_by_id(conn: &mut DbConnection, id: i64) -> QueryResult<Option<C
     challenges::table
         .find(id)
         .select(Challenge::as_select())
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 
@@ -245,7 +245,7 @@ pub fn challenge_by_token(conn: &mut DbConnection, token: &str) -> QueryResult<O
     challenges::table
         .filter(challenges::share_token.eq(token))
         .select(Challenge::as_select())
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 
@@ -411,7 +411,10 @@ pub fn visible_challenges(
 }
 
 fn username_of(conn: &mut DbConnection, id: i64) -> QueryResult<String> {
-    users::table.find(id).select(users::username).first(conn)
+    users::table
+        .find(id)
+        .select(users::username)
+        .get_result(conn)
 }
 
 /// Accepts a challenge and creates its game; returns the game id. Exactly one acceptance

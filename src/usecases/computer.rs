@@ -126,7 +126,7 @@ pub fn is_computer(conn: &mut DbConnection, user_id: i64) -> QueryResult<bool> {
     Ok(computer_players::table
         .find(user_id)
         .select(computer_players::user_id)
-        .first::<i64>(conn)
+        .get_result::<i64>(conn)
         .optional()?
         .is_some())
 }

@@ -115,7 +115,7 @@ fn stored_lines(
         .filter(conditional_moves::game_id.eq(game_id))
         .filter(conditional_moves::user_id.eq(user_id))
         .select((conditional_moves::base_ply, conditional_moves::lines))
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 

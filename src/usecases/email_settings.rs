@@ -86,7 +86,7 @@ pub fn settings_of(conn: &mut DbConnection, user_id: i64) -> QueryResult<MailSet
                 users::digest_hour,
                 users::time_zone,
             ))
-            .first(conn)?;
+            .get_result(conn)?;
     let chosen: Vec<(String, String)> = email_preferences::table
         .filter(email_preferences::user_id.eq(user_id))
         .select((email_preferences::kind, email_preferences::mode))

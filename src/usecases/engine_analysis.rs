@@ -76,7 +76,7 @@ pub fn request_analysis(
     let (variant, stored_status, ply): (String, String, i32) = games::table
         .find(game_id)
         .select((games::variant, games::status, games::ply))
-        .first(conn)
+        .get_result(conn)
         .optional()?
         .ok_or(EngineAnalysisError::NotFound)?;
     match stored_status.parse::<GameStatus>() {
@@ -161,7 +161,7 @@ fn stored_status_of(conn: &mut DbConnection, game_id: i64) -> QueryResult<Option
     engine_analyses::table
         .find(game_id)
         .select(engine_analyses::status)
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 
@@ -257,7 +257,7 @@ pub fn claim_next(
             let (positions, done_positions) = engine_analyses::table
                 .find(game_id)
                 .select((engine_analyses::positions, engine_analyses::done_positions))
-                .first(conn)?;
+                .get_result(conn)?;
             return Ok(Some(Job {
                 game_id,
                 positions,
@@ -433,7 +433,7 @@ pub fn read_review(
             engine_analyses::nodes,
             engine_analyses::error,
         ))
-        .first::<Row>(conn)
+        .get_result::<Row>(conn)
         .optional()?
     else {
         return Ok(None);

@@ -57,7 +57,7 @@ pub fn find_importer(conn: &mut DbConnection, name: &str) -> Result<Importer, Im
     users::table
         .filter(users::username_key.eq(name.trim().to_lowercase()))
         .select((users::id, users::username))
-        .first::<(i64, String)>(conn)
+        .get_result::<(i64, String)>(conn)
         .optional()?
         .map(|(user_id, username)| Importer { user_id, username })
         .ok_or_else(|| ImportError::UnknownUser(name.to_string()))

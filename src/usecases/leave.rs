@@ -204,7 +204,7 @@ pub fn end_leave_now(
         let leave: Leave = leaves::table
             .find(leave_id)
             .select(Leave::as_select())
-            .first(conn)?;
+            .get_result(conn)?;
         touch_games_ended_since(conn, user_id, leave.starts_at)?;
         Ok(leave)
     })

@@ -373,7 +373,7 @@ fn stored_note(conn: &mut DbConnection, game_id: i64, user_id: i64) -> QueryResu
         .filter(game_messages::user_id.eq(user_id))
         .filter(game_messages::kind.eq(Kind::Note.as_str()))
         .select((game_messages::body, game_messages::created_at))
-        .first::<(String, NaiveDateTime)>(conn)
+        .get_result::<(String, NaiveDateTime)>(conn)
         .optional()?
         .map(|(text, saved_at)| Note { text, saved_at }))
 }
@@ -412,7 +412,10 @@ pub fn save_note(
             diesel::delete(mine).execute(conn)?;
             return Ok(None);
         }
-        let ply: i32 = games::table.find(game_id).select(games::ply).first(conn)?;
+        let ply: i32 = games::table
+            .find(game_id)
+            .select(games::ply)
+            .get_result(conn)?;
         let updated = diesel::update(mine)
             .set((
                 game_messages::body.eq(text),

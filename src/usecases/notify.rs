@@ -237,7 +237,7 @@ pub fn mode_of(conn: &mut DbConnection, user_id: i64, kind: Kind) -> QueryResult
     let verified: Option<Option<NaiveDateTime>> = users::table
         .find(user_id)
         .select(users::email_verified_at)
-        .first(conn)
+        .get_result(conn)
         .optional()?;
     if !matches!(verified, Some(Some(_))) {
         return Ok(Mode::Off);
@@ -249,7 +249,7 @@ pub fn mode_of(conn: &mut DbConnection, user_id: i64, kind: Kind) -> QueryResult
         .filter(email_preferences::user_id.eq(user_id))
         .filter(email_preferences::kind.eq(kind.as_str()))
         .select(email_preferences::mode)
-        .first(conn)
+        .get_result(conn)
         .optional()?;
     Ok(Mode::of_kind(kind, chosen.as_deref()))
 }
@@ -289,7 +289,7 @@ pub fn your_turn(
         .filter(games::id.eq(game_id))
         .filter(game_boards::board.eq(board))
         .select((games::status, game_boards::turn, games::ply))
-        .first(conn)?;
+        .get_result(conn)?;
     let to_move = if state == GameStatus::Started.as_str() {
         seat(conn, game_id, board, &turn)?
     } else {
@@ -440,7 +440,7 @@ fn seat(
         .filter(game_players::board.eq(board))
         .filter(game_players::color.eq(color))
         .select(game_players::user_id)
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 

@@ -83,7 +83,7 @@ pub fn claim(
     outbox::table
         .find(id)
         .select(OutboxRow::as_select())
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 

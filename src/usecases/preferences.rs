@@ -126,7 +126,7 @@ pub fn preferences_of(conn: &mut DbConnection, user: i64) -> QueryResult<Prefere
     Ok(user_preferences::table
         .find(user)
         .select(Preferences::as_select())
-        .first(conn)
+        .get_result(conn)
         .optional()?
         .unwrap_or_default())
 }

@@ -218,7 +218,7 @@ fn variant_to_rate(conn: &mut DbConnection, game_id: i64) -> QueryResult<Option<
     let (rated, variant, ply, status): (bool, String, i32, String) = games::table
         .find(game_id)
         .select((games::rated, games::variant, games::ply, games::status))
-        .first(conn)?;
+        .get_result(conn)?;
     Ok((rated && ply >= MIN_RATED_PLIES && status == "finished").then_some(variant))
 }
 
@@ -275,7 +275,7 @@ fn current_rating(conn: &mut DbConnection, user_id: i64, variant: &str) -> Query
         .filter(ratings::user_id.eq(user_id))
         .filter(ratings::variant.eq(variant))
         .select(Rating::as_select())
-        .first(conn)
+        .get_result(conn)
 }
 
 /// Writes a player's new rating and the history row that explains it.

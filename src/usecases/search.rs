@@ -468,7 +468,7 @@ fn user_id_of(conn: &mut DbConnection, key: &str) -> QueryResult<Option<i64>> {
     users::table
         .filter(users::username_key.eq(key))
         .select(users::id)
-        .first(conn)
+        .get_result(conn)
         .optional()
 }
 

@@ -61,7 +61,7 @@ pub fn take_back(
             .filter(moves::board.eq(0))
             .filter(moves::ply.eq(to_ply - 1))
             .select(moves::fen_after)
-            .first(conn)?
+            .get_result(conn)?
     };
     let mine = record.player(me);
     let my_deadline = deadline(
