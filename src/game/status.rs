@@ -27,7 +27,7 @@ impl GameStatus {
     ];
 
     /// The stored name.
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             GameStatus::Setup => "setup",
             GameStatus::Started => "started",

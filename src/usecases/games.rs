@@ -32,6 +32,9 @@ pub struct GameSummary {
     pub updated_at: NaiveDateTime,
 }
 
+/// The stored names of the statuses of a game not yet ended ([`GameStatus::is_running`]).
+const RUNNING: [&str; 2] = [GameStatus::Setup.as_str(), GameStatus::Started.as_str()];
+
 type SeatRow = (Game, String, String, Option<NaiveDateTime>);
 
 /// Every seat with its game and the board it plays on (a macro, as the ones below: the
@@ -88,10 +91,9 @@ pub fn my_games(
     finished: i64,
 ) -> QueryResult<Vec<GameSummary>> {
     crate::db::read_planned_for_values(conn, |conn| {
-        let running = [GameStatus::Setup.as_str(), GameStatus::Started.as_str()];
         let mut rows: Vec<SeatRow> = seats!()
             .filter(game_players::user_id.eq(user_id))
-            .filter(games::status.eq_any(running))
+            .filter(games::status.eq_any(RUNNING))
             .select(seat_row!())
             .load(conn)?;
         let ended = latest_seated_games(conn, user_id, finished, Seated::Finished)?;
@@ -133,7 +135,6 @@ pub(crate) fn latest_seated_games(
         .filter(game_players::user_id.eq(user_id))
         .count()
         .get_result(conn)?;
-    let running = [GameStatus::Setup.as_str(), GameStatus::Started.as_str()];
     let newest_first = (games::updated_at.desc(), games::id.desc());
     if walk_is_shorter(conn, limit, seats)? {
         let mut walk = games::table
@@ -145,7 +146,7 @@ pub(crate) fn latest_seated_games(
             ))
             .into_boxed::<MultiBackend>();
         if which == Seated::Finished {
-            walk = walk.filter(games::status.ne_all(running));
+            walk = walk.filter(games::status.ne_all(RUNNING));
         }
         walk.order(newest_first)
             .limit(limit)
@@ -157,7 +158,7 @@ pub(crate) fn latest_seated_games(
             .filter(game_players::user_id.eq(user_id))
             .into_boxed::<MultiBackend>();
         if which == Seated::Finished {
-            gather = gather.filter(games::status.ne_all(running));
+            gather = gather.filter(games::status.ne_all(RUNNING));
         }
         gather
             .order(newest_first)
