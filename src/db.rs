@@ -303,6 +303,12 @@ pub fn note_move_stored() {
     MOVES.with(|m| m.pending.set(m.pending.get() + 1));
 }
 
+/// Notes one move row written and committed by a statement that is its own transaction,
+/// outside any [`write_transaction`].
+pub fn note_move_committed() {
+    MOVES.with(|m| m.committed.set(m.committed.get() + 1));
+}
+
 /// Whether this thread is inside a [`write_transaction`]: what it reads there is not committed
 /// yet and may still roll back.
 pub fn in_write_transaction() -> bool {

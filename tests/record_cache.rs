@@ -257,3 +257,65 @@ fn what_one_instance_writes_the_other_shows_at_once(a: &TestApp, b: &TestApp) {
         "alice's leave shows on the ended game's page"
     );
 }
+
+#[test]
+fn a_move_judged_on_a_record_behind_writes_only_what_the_game_as_read_again_allows_sqlite() {
+    if let Some((a, b)) = on_two_instances(Backend::Sqlite) {
+        a_move_judged_on_a_record_behind_writes_only_what_the_game_as_read_again_allows(&a, &b);
+    }
+}
+
+#[test]
+fn a_move_judged_on_a_record_behind_writes_only_what_the_game_as_read_again_allows_postgres() {
+    if let Some((a, b)) = on_two_instances(Backend::Postgres) {
+        a_move_judged_on_a_record_behind_writes_only_what_the_game_as_read_again_allows(&a, &b);
+    }
+}
+
+/// A keeps the game; a comment through B changes it (its revision, not its ply); a move through
+/// A is judged on the record kept, which is behind: the move is stored once, after it the
+/// opponent's one "your move" mail for this game, and nothing else (on PostgreSQL the move's
+/// one statement finds the claim refused and must write none of its parts).
+fn a_move_judged_on_a_record_behind_writes_only_what_the_game_as_read_again_allows(
+    a: &TestApp,
+    b: &TestApp,
+) {
+    use diesel::prelude::*;
+    use slowfuse::schema::{moves, outbox, users};
+    let alice = a.user("alice");
+    let bob = a.user("bob");
+    let mut conn = a.state.pool.get().unwrap();
+    // Confirmed addresses, so that a move queues the opponent's "your move".
+    diesel::update(users::table)
+        .set(users::email_verified_at.eq(Some(chrono::Utc::now().naive_utc())))
+        .execute(&mut **conn)
+        .unwrap();
+    let g = a.game("atomic", &alice, &bob);
+    assert_eq!(a.get(&format!("/api/v1/games/{g}"), None).body["ply"], 0);
+    let r = b.post(
+        &format!("/api/v1/games/{g}/actions"),
+        Some(&bob),
+        json!({"action": "comment", "message": "Good luck"}),
+    );
+    assert!(r.status < 300, "{}", r.body);
+    let r = a.play(g, &alice, "Nf3", 0);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body["ply"], 1, "{}", r.body);
+    let stored: i64 = moves::table
+        .filter(moves::game_id.eq(g))
+        .count()
+        .get_result(&mut **conn)
+        .unwrap();
+    assert_eq!(stored, 1, "the move stored once");
+    let mails: Vec<(Option<i64>, String, String)> = outbox::table
+        .inner_join(users::table)
+        .filter(outbox::kind.eq("your_turn"))
+        .select((outbox::game_id, users::username, outbox::status))
+        .load(&mut **conn)
+        .unwrap();
+    assert_eq!(
+        mails,
+        vec![(Some(g), "bob".to_string(), "pending".to_string())],
+        "bob's one \"your move\", of this game"
+    );
+}

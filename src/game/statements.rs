@@ -3,7 +3,8 @@
 //! `SET` list may vary, so it never caches one): on PostgreSQL a parse and a plan per move and
 //! statement, on SQLite a compile. These two never vary, and each has a key of its own in the
 //! connection's cache of prepared statements (`kept_prepared!`). Rows only, written by
-//! `store.rs`, which decides what they hold.
+//! `store.rs`, which decides what they hold. Both are also parts of the move written in one
+//! statement on PostgreSQL (`usecases::move_statement`), finding the game by [`GameIdOf`].
 
 use chrono::NaiveDateTime;
 use diesel::QueryResult;
@@ -32,6 +33,26 @@ where
     Option<NaiveDateTime>: ToSql<Nullable<Timestamp>, DB>,
 {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        self.push_update(&mut out)?;
+        // Asked under the claim: lines written since would have changed the revision.
+        out.push_sql(" RETURNING EXISTS (SELECT 1 FROM conditional_moves WHERE game_id = ");
+        out.push_bind_param::<BigInt, _>(&self.game_id)?;
+        out.push_sql(")");
+        Ok(())
+    }
+}
+
+impl ClaimGameForMove {
+    /// `UPDATE games SET … WHERE id AND revision`, without its `RETURNING`: the claim alone, or
+    /// the first part of a move written in one statement.
+    pub fn push_update<'b, DB>(&'b self, out: &mut AstPass<'_, 'b, DB>) -> QueryResult<()>
+    where
+        DB: Backend,
+        i64: ToSql<BigInt, DB>,
+        i32: ToSql<Integer, DB>,
+        NaiveDateTime: ToSql<Timestamp, DB>,
+        Option<NaiveDateTime>: ToSql<Nullable<Timestamp>, DB>,
+    {
         out.push_sql("UPDATE games SET revision = revision + 1, ply = ");
         out.push_bind_param::<Integer, _>(&self.ply)?;
         out.push_sql(", updated_at = ");
@@ -42,10 +63,6 @@ where
         out.push_bind_param::<BigInt, _>(&self.game_id)?;
         out.push_sql(" AND revision = ");
         out.push_bind_param::<BigInt, _>(&self.read_revision)?;
-        // Asked under the claim: lines written since would have changed the revision.
-        out.push_sql(" RETURNING EXISTS (SELECT 1 FROM conditional_moves WHERE game_id = ");
-        out.push_bind_param::<BigInt, _>(&self.game_id)?;
-        out.push_sql(")");
         Ok(())
     }
 }
@@ -80,6 +97,25 @@ where
     Option<NaiveDateTime>: ToSql<Nullable<Timestamp>, DB>,
 {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, DB>) -> QueryResult<()> {
+        self.push_update(&mut out, GameIdOf::Bound(&self.game_id))
+    }
+}
+
+impl BoardAfterMove<'_> {
+    /// The `UPDATE` of the board of `game`: this statement, or a part of a move written in one.
+    pub fn push_update<'b, DB>(
+        &'b self,
+        out: &mut AstPass<'_, 'b, DB>,
+        game: GameIdOf<'b>,
+    ) -> QueryResult<()>
+    where
+        DB: Backend,
+        i64: ToSql<BigInt, DB>,
+        i32: ToSql<Integer, DB>,
+        str: ToSql<Text, DB>,
+        for<'x> Option<&'x str>: ToSql<Nullable<Text>, DB>,
+        Option<NaiveDateTime>: ToSql<Nullable<Timestamp>, DB>,
+    {
         out.push_sql("UPDATE game_boards SET fen = ");
         out.push_bind_param::<Text, _>(self.fen)?;
         out.push_sql(", ply = ");
@@ -95,7 +131,7 @@ where
         out.push_sql(", draw_offer = ");
         out.push_bind_param::<Nullable<Text>, _>(&self.draw_offer)?;
         out.push_sql(" WHERE game_id = ");
-        out.push_bind_param::<BigInt, _>(&self.game_id)?;
+        game.push(out)?;
         out.push_sql(" AND board = ");
         out.push_bind_param::<Integer, _>(&self.board)?;
         Ok(())
@@ -103,3 +139,29 @@ where
 }
 
 crate::kept_prepared!(BoardAfterMove<'_>, pub BoardAfterMoveStatement);
+
+/// Where a part of a statement finds its game's id: bound, or from the `claim` of the move
+/// written in one statement that it is part of (`usecases::move_statement`), so that it
+/// writes nothing when the claim found the game changed.
+#[derive(Clone, Copy)]
+pub enum GameIdOf<'a> {
+    Bound(&'a i64),
+    Claim,
+}
+
+impl<'a> GameIdOf<'a> {
+    /// The game's id, as a parameter or as `(SELECT id FROM claim)`.
+    pub fn push<DB>(self, out: &mut AstPass<'_, 'a, DB>) -> QueryResult<()>
+    where
+        DB: Backend,
+        i64: ToSql<BigInt, DB>,
+    {
+        match self {
+            GameIdOf::Bound(id) => out.push_bind_param::<BigInt, _>(id),
+            GameIdOf::Claim => {
+                out.push_sql("(SELECT id FROM claim)");
+                Ok(())
+            }
+        }
+    }
+}

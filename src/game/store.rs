@@ -68,17 +68,46 @@ pub fn claim_game_for_move(
     (game_id, read_revision): (i64, i64),
     after: &AfterMove<'_>,
 ) -> QueryResult<Option<Claimed>> {
-    let claim = ClaimGameForMove {
+    let claim = claim_of(now, (game_id, read_revision), after);
+    let holds = crate::on_backend!(conn, |c| claim.get_result::<bool>(c).optional())?;
+    Ok(holds.map(|holds_conditional_lines| Claimed {
+        holds_conditional_lines,
+    }))
+}
+
+/// The claim of a game read at `read_revision`, with its row after the move.
+pub fn claim_of(
+    now: NaiveDateTime,
+    (game_id, read_revision): (i64, i64),
+    after: &AfterMove<'_>,
+) -> ClaimGameForMove {
+    ClaimGameForMove {
         game_id,
         read_revision,
         ply: after.game_ply,
         updated_at: now,
         deadline_at: after.game_deadline,
-    };
-    let holds = crate::on_backend!(conn, |c| claim.get_result::<bool>(c).optional())?;
-    Ok(holds.map(|holds_conditional_lines| Claimed {
-        holds_conditional_lines,
-    }))
+    }
+}
+
+/// The row of the board moved on, after the move.
+pub fn board_after<'a>(
+    now: NaiveDateTime,
+    game_id: i64,
+    seat: Seat,
+    after: &AfterMove<'a>,
+) -> BoardAfterMove<'a> {
+    BoardAfterMove {
+        game_id,
+        board: seat.board,
+        fen: after.fen,
+        ply: after.board_ply,
+        turn: color_name(after.turn),
+        last_move_at: Some(now),
+        deadline_at: after.deadline,
+        low_time_at: low_time_look(now, after.deadline),
+        draw_offer: after.draw_offer.map(Seat::color_name),
+    }
 }
 
 /// A game claimed for a move, and what the claim learnt of it.
@@ -116,17 +145,7 @@ pub fn store_move_on_board(
         .returning(Move::as_returning())
         .get_result(c))?;
     crate::db::note_move_stored();
-    let board = BoardAfterMove {
-        game_id: m.game_id,
-        board: m.seat.board,
-        fen: after.fen,
-        ply: after.board_ply,
-        turn: color_name(after.turn),
-        last_move_at: Some(now),
-        deadline_at: after.deadline,
-        low_time_at: low_time_look(now, after.deadline),
-        draw_offer: after.draw_offer.map(Seat::color_name),
-    };
+    let board = board_after(now, m.game_id, m.seat, after);
     crate::on_backend!(conn, |c| board.execute(c))?;
     Ok(stored)
 }

@@ -18,6 +18,7 @@ pub mod import;
 pub mod leave;
 pub mod messages;
 pub mod minesweeper;
+pub mod move_statement;
 pub mod notify;
 pub mod outbox;
 pub mod play;

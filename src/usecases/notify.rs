@@ -10,6 +10,7 @@ use serde_json::json;
 use slowfuse_rules::Color;
 
 use crate::db::DbConnection;
+use crate::game::statements::GameIdOf;
 use crate::game::{GameRecord, GameStatus, color_name};
 use crate::models::{Challenge, NewOutboxRow, User};
 use crate::schema::{email_preferences, game_boards, game_players, games, outbox, users};
@@ -315,13 +316,7 @@ pub fn your_turn_of(
     let Some(user_id) = to_move else {
         return Ok(());
     };
-    let queue = QueueYourTurn {
-        user_id,
-        game_id,
-        dedup_key: format!("your_turn:{game_id}:{ply}:{user_id}"),
-        payload: json!({ "ply": ply }).to_string(),
-        now,
-    };
+    let queue = QueueYourTurn::new(now, (game_id, ply), user_id);
     crate::on_backend!(conn, |c| queue.execute(c))?;
     Ok(())
 }
@@ -331,7 +326,7 @@ pub fn your_turn_of(
 /// insert, in one statement of one shape that both databases keep prepared, for the mail every
 /// move writes. A stored mode this build cannot read counts as "at once", as `Mode::of_kind`
 /// has it; a key already queued adds nothing.
-struct QueueYourTurn {
+pub struct QueueYourTurn {
     user_id: i64,
     game_id: i64,
     dedup_key: String,
@@ -351,6 +346,36 @@ where
         &'b self,
         mut out: diesel::query_builder::AstPass<'_, 'b, DB>,
     ) -> QueryResult<()> {
+        self.push_insert(&mut out, GameIdOf::Bound(&self.game_id))
+    }
+}
+
+impl QueueYourTurn {
+    /// The "your move" of `user_id` in a game at `ply`, moves made on all its boards.
+    pub fn new(now: NaiveDateTime, (game_id, ply): (i64, i32), user_id: i64) -> Self {
+        QueueYourTurn {
+            user_id,
+            game_id,
+            dedup_key: format!("your_turn:{game_id}:{ply}:{user_id}"),
+            payload: json!({ "ply": ply }).to_string(),
+            now,
+        }
+    }
+
+    /// The `INSERT` for `game`: this statement, or a part of a move written in one, where it
+    /// inserts nothing unless the move's claim holds.
+    pub fn push_insert<'b, DB>(
+        &'b self,
+        out: &mut diesel::query_builder::AstPass<'_, 'b, DB>,
+        game: GameIdOf<'b>,
+    ) -> QueryResult<()>
+    where
+        DB: diesel::backend::Backend,
+        i64: diesel::serialize::ToSql<diesel::sql_types::BigInt, DB>,
+        str: diesel::serialize::ToSql<diesel::sql_types::Text, DB>,
+        String: diesel::serialize::ToSql<diesel::sql_types::Text, DB>,
+        NaiveDateTime: diesel::serialize::ToSql<diesel::sql_types::Timestamp, DB>,
+    {
         use diesel::sql_types::{BigInt, Text, Timestamp};
         out.push_sql(
             "INSERT INTO outbox (kind, user_id, game_id, dedup_key, payload, status, \
@@ -358,7 +383,7 @@ where
         );
         out.push_bind_param::<Text, _>(Kind::YourTurn.as_str())?;
         out.push_sql(", id, ");
-        out.push_bind_param::<BigInt, _>(&self.game_id)?;
+        game.push(out)?;
         out.push_sql(", ");
         out.push_bind_param::<Text, _>(&self.dedup_key)?;
         out.push_sql(", ");
@@ -371,6 +396,9 @@ where
         out.push_bind_param::<Timestamp, _>(&self.now)?;
         out.push_sql(" FROM users WHERE id = ");
         out.push_bind_param::<BigInt, _>(&self.user_id)?;
+        if let GameIdOf::Claim = game {
+            out.push_sql(" AND EXISTS (SELECT 1 FROM claim)");
+        }
         out.push_sql(
             " AND email_verified_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM email_preferences \
              WHERE email_preferences.user_id = users.id AND email_preferences.kind = ",
@@ -385,15 +413,15 @@ where
     }
 }
 
-crate::kept_prepared!(QueueYourTurn, QueueYourTurnStatement);
+crate::kept_prepared!(QueueYourTurn, pub QueueYourTurnStatement);
 
 /// `UPDATE outbox SET status = 'cancelled' … WHERE` the game's "your move" mails still
 /// pending for the players of one board: the first write of every move's mail, written out as a
 /// statement of one shape that both databases keep prepared (`kept_prepared!`; diesel
 /// prepares every `UPDATE` it builds anew), as `game::statements` does for the move's own rows.
-struct CancelWaitingYourTurn {
-    game_id: i64,
-    board: i32,
+pub struct CancelWaitingYourTurn {
+    pub game_id: i64,
+    pub board: i32,
 }
 
 impl<DB> diesel::query_builder::QueryFragment<DB> for CancelWaitingYourTurn
@@ -407,19 +435,36 @@ where
         &'b self,
         mut out: diesel::query_builder::AstPass<'_, 'b, DB>,
     ) -> QueryResult<()> {
-        use diesel::sql_types::{BigInt, Integer, Text};
+        self.push_update(&mut out, GameIdOf::Bound(&self.game_id))
+    }
+}
+
+impl CancelWaitingYourTurn {
+    /// The `UPDATE` for `game`: this statement, or a part of a move written in one.
+    pub fn push_update<'b, DB>(
+        &'b self,
+        out: &mut diesel::query_builder::AstPass<'_, 'b, DB>,
+        game: GameIdOf<'b>,
+    ) -> QueryResult<()>
+    where
+        DB: diesel::backend::Backend,
+        i64: diesel::serialize::ToSql<diesel::sql_types::BigInt, DB>,
+        i32: diesel::serialize::ToSql<diesel::sql_types::Integer, DB>,
+        str: diesel::serialize::ToSql<diesel::sql_types::Text, DB>,
+    {
+        use diesel::sql_types::{Integer, Text};
         out.push_sql("UPDATE outbox SET status = ");
         out.push_bind_param::<Text, _>(status::CANCELLED)?;
         out.push_sql(", last_error = ");
         out.push_bind_param::<Text, _>("superseded by a later move")?;
         out.push_sql(" WHERE game_id = ");
-        out.push_bind_param::<BigInt, _>(&self.game_id)?;
+        game.push(out)?;
         out.push_sql(" AND kind = ");
         out.push_bind_param::<Text, _>(Kind::YourTurn.as_str())?;
         out.push_sql(" AND status = ");
         out.push_bind_param::<Text, _>(status::PENDING)?;
         out.push_sql(" AND user_id IN (SELECT user_id FROM game_players WHERE game_id = ");
-        out.push_bind_param::<BigInt, _>(&self.game_id)?;
+        game.push(out)?;
         out.push_sql(" AND board = ");
         out.push_bind_param::<Integer, _>(&self.board)?;
         out.push_sql(")");
@@ -427,7 +472,7 @@ where
     }
 }
 
-crate::kept_prepared!(CancelWaitingYourTurn, CancelWaitingYourTurnStatement);
+crate::kept_prepared!(CancelWaitingYourTurn, pub CancelWaitingYourTurnStatement);
 
 fn seat(
     conn: &mut DbConnection,

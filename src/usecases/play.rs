@@ -21,7 +21,7 @@ use crate::usecases::finish::finish_game;
 use crate::usecases::messages::{self, GameEvent, Kind};
 use crate::usecases::minesweeper::{self, MinesAction, MinesError};
 use crate::usecases::submit::{
-    PreparedMove, SubmitError, claim_and_store, prepare_move, submit_move,
+    PreparedMove, SubmitError, claim_and_store, prepare_move, store_in_one_statement, submit_move,
 };
 use crate::usecases::takeback::{TakebackError, take_back};
 
@@ -329,6 +329,16 @@ fn move_before_lock(
         }
     };
     let (game_id, initial_fen) = (record.game.id, record.game.initial_fen.clone());
+    // On PostgreSQL a move that ends nothing is one statement, its own transaction; else, or
+    // when that statement stored nothing, a transaction (which follows conditional lines).
+    if let Some(row) = store_in_one_statement(conn, now, &record, &prepared, req.user_id, message)?
+    {
+        records.forget(game_id);
+        let answer = prepared.record_after(record, now, row);
+        remember_replay(game_id, &initial_fen, prepared.after);
+        records.keep_committed(&answer);
+        return Ok(answer);
+    }
     let mut stored = false;
     let answer = crate::db::write_transaction(conn, |conn| {
         let claimed = claim_and_store(conn, now, &record, &prepared, req.user_id, message)?;

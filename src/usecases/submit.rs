@@ -4,16 +4,20 @@
 //! replies the server plays.
 
 use chrono::NaiveDateTime;
+use diesel::{OptionalExtension, QueryResult, RunQueryDsl};
 use slowfuse_rules::{Game, MoveError, leave_within};
 
 use crate::db::DbConnection;
 use crate::game::clock::{deadline, epoch, time_control_of};
 use crate::game::store::{
-    AfterMove, Claimed, MoveToStore, claim_game_for_move, set_bank, store_move, store_move_on_board,
+    AfterMove, Claimed, MoveToStore, board_after, claim_game_for_move, claim_of, set_bank,
+    store_move, store_move_on_board,
 };
 use crate::game::{CorruptGame, GameRecord, Seat};
 use crate::models::Move;
 use crate::usecases::finish::finish_game;
+use crate::usecases::move_statement::MoveInOneStatement;
+use crate::usecases::notify::{CancelWaitingYourTurn, QueueYourTurn};
 
 /// Why a move was not stored; nothing changed.
 #[derive(Debug, thiserror::Error)]
@@ -172,6 +176,65 @@ pub fn claim_and_store(
         GameRow::Written,
     )?;
     Ok(Some((claimed, stored)))
+}
+
+/// Stores a prepared move as [`claim_and_store`] does, in one statement that is its own
+/// transaction (`usecases::move_statement`), when the database is PostgreSQL and the move
+/// ends nothing: the move's row. `None`, and nothing written, when the move is not one for it,
+/// the game changed since `record` was read, or the game holds conditional lines: the caller
+/// then stores the move in a transaction, which follows the lines.
+pub fn store_in_one_statement(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    record: &GameRecord,
+    prepared: &PreparedMove,
+    user_id: i64,
+    comment: Option<&str>,
+) -> QueryResult<Option<StoredMove>> {
+    let DbConnection::Pg(pg) = conn else {
+        return Ok(None);
+    };
+    if prepared.after.outcome().is_some() {
+        return Ok(None);
+    }
+    let seat = prepared.seat;
+    let to_move = Seat {
+        board: seat.board,
+        color: prepared.after.turn(),
+    };
+    let Some(opponent) = record.player(to_move).map(|p| p.user_id) else {
+        return Ok(None);
+    };
+    let game_id = record.game.id;
+    let after = prepared.rows_after(record);
+    let statement = MoveInOneStatement {
+        claim: claim_of(now, (game_id, record.game.revision), &after),
+        stored: MoveToStore {
+            game_id,
+            seat,
+            user_id,
+            ply: prepared.board_ply - 1,
+            played: prepared.after.moves().last().expect("a move was played"),
+            fen_after: &prepared.fen,
+            comment,
+        },
+        played_at: now,
+        board: board_after(now, game_id, seat, &after),
+        mover_bank: prepared.mover_bank,
+        cancel: CancelWaitingYourTurn {
+            game_id,
+            board: seat.board,
+        },
+        queue: QueueYourTurn::new(now, (game_id, after.game_ply), opponent),
+    };
+    let row = statement.get_result::<Move>(pg).optional()?;
+    Ok(row.map(|row| {
+        crate::db::note_move_committed();
+        StoredMove {
+            row,
+            ended_game: false,
+        }
+    }))
 }
 
 /// Whether the game row after the move is still to be written.
