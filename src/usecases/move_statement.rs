@@ -1,7 +1,7 @@
 //! A move written in one statement on PostgreSQL: the claim of the game by its revision, the
 //! move's row, its board, the mover's bank and the "your move" mails, as the data-modifying
 //! parts of one `WITH`. The statement is its own transaction: a move is one round trip where
-//! it was six (`BEGIN`, the claim, the move, the board, the two mails' statements, `COMMIT`).
+//! it was seven (`BEGIN`, the claim, the move, the board, the two mails' statements, `COMMIT`).
 //! Every part after the claim takes the game's id from it, so nothing is written when the
 //! claim finds the game changed or holding conditional lines (which a transaction follows,
 //! `usecases::play`). The parts are the statements of the transaction's way (`game::statements`,
