@@ -117,6 +117,34 @@ impl PreparedMove {
         }
     }
 
+    /// The move's row, played on `record` by `user_id` with `comment`.
+    fn row_to_store<'a>(
+        &'a self,
+        record: &GameRecord,
+        user_id: i64,
+        comment: Option<&'a str>,
+    ) -> MoveToStore<'a> {
+        MoveToStore {
+            game_id: record.game.id,
+            seat: self.seat,
+            user_id,
+            ply: self.board_ply - 1,
+            played: self.after.moves().last().expect("a move was played"),
+            fen_after: &self.fen,
+            comment,
+        }
+    }
+
+    /// Who is to move on this board after this move, known from the record's seats (no need
+    /// to read it back).
+    fn player_to_move(&self, record: &GameRecord) -> Option<i64> {
+        let seat = Seat {
+            board: self.seat.board,
+            color: self.after.turn(),
+        };
+        record.player(seat).map(|p| p.user_id)
+    }
+
     /// The record as its rows read after this move, which ended nothing, was stored on
     /// `record` by [`claim_and_store`] (so its revision counted once), made from both.
     /// Nothing may have been written since.
@@ -197,27 +225,14 @@ pub fn store_in_one_statement(
     if prepared.after.outcome().is_some() {
         return Ok(None);
     }
-    let seat = prepared.seat;
-    let to_move = Seat {
-        board: seat.board,
-        color: prepared.after.turn(),
-    };
-    let Some(opponent) = record.player(to_move).map(|p| p.user_id) else {
+    let Some(opponent) = prepared.player_to_move(record) else {
         return Ok(None);
     };
-    let game_id = record.game.id;
+    let (game_id, seat) = (record.game.id, prepared.seat);
     let after = prepared.rows_after(record);
     let statement = MoveInOneStatement {
         claim: claim_of(now, (game_id, record.game.revision), &after),
-        stored: MoveToStore {
-            game_id,
-            seat,
-            user_id,
-            ply: prepared.board_ply - 1,
-            played: prepared.after.moves().last().expect("a move was played"),
-            fen_after: &prepared.fen,
-            comment,
-        },
+        stored: prepared.row_to_store(record, user_id, comment),
         played_at: now,
         board: board_after(now, game_id, seat, &after),
         mover_bank: prepared.mover_bank,
@@ -253,21 +268,12 @@ fn store_rows(
     game_row: GameRow,
 ) -> Result<StoredMove, SubmitError> {
     let seat = prepared.seat;
-    let played = prepared.after.moves().last().expect("a move was played");
     // A clock of days per move gives the mover the same bank back: nothing to write then.
     let bank_before = record.player(seat).and_then(|p| p.time_left_seconds);
     if bank_before != prepared.mover_bank {
         set_bank(conn, record.game.id, seat, prepared.mover_bank)?;
     }
-    let to_store = MoveToStore {
-        game_id: record.game.id,
-        seat,
-        user_id,
-        ply: prepared.board_ply - 1,
-        played,
-        fen_after: &prepared.fen,
-        comment,
-    };
+    let to_store = prepared.row_to_store(record, user_id, comment);
     let after = prepared.rows_after(record);
     let row = match game_row {
         GameRow::ToWrite => store_move(conn, now, &to_store, &after)?,
@@ -277,15 +283,9 @@ fn store_rows(
     if let Some(outcome) = &outcome {
         finish_game(conn, now, record.game.id, outcome)?;
     }
-    // Who is to move now is known from the record: no need to read it back.
     let to_move = match outcome {
         Some(_) => None,
-        None => record
-            .player(Seat {
-                board: seat.board,
-                color: prepared.after.turn(),
-            })
-            .map(|p| p.user_id),
+        None => prepared.player_to_move(record),
     };
     let after = (record.game.id, seat.board, record.game.ply + 1);
     crate::usecases::notify::your_turn_of(conn, now, after, to_move)?;
