@@ -14,7 +14,7 @@ use crate::game::read_game_cached;
 use crate::usecases::engine_analysis::{
     Engine, Job, claim_next, fail_job, finish_job, queue_rated_games, record_position,
 };
-use crate::web::AppState;
+use crate::worker::WorkerState;
 
 /// How far back a rated game's end may lie for it to be queued automatically: games that ended
 /// while the setting was off, or long before this instance started, are left alone.
@@ -22,7 +22,7 @@ const AUTOMATIC_WINDOW_HOURS: i64 = 24;
 
 /// Runs forever on the server's runtime: a pass when woken (someone asked for an analysis on
 /// this instance), and every `worker.interval_seconds` anyway.
-pub async fn run_analysis(state: AppState) {
+pub async fn run_analysis(state: WorkerState) {
     let period = Duration::from_secs(state.settings.worker.interval_seconds.max(1));
     let worker = worker_name();
     while state
@@ -46,7 +46,7 @@ pub fn worker_name() -> String {
 
 /// One pass: queue the rated games that ended (when asked to), then analyse every waiting
 /// game, one after another. Returns the games whose analysis this pass finished.
-pub async fn analyse_waiting(state: &AppState, worker: &str) -> anyhow::Result<Vec<i64>> {
+pub async fn analyse_waiting(state: &WorkerState, worker: &str) -> anyhow::Result<Vec<i64>> {
     if state.settings.analysis.automatic_for_rated {
         let now = state.now();
         let since = now - chrono::Duration::hours(AUTOMATIC_WINDOW_HOURS);
@@ -66,9 +66,10 @@ pub async fn analyse_waiting(state: &AppState, worker: &str) -> anyhow::Result<V
         };
         let game_id = job.game_id;
         let (state2, name) = (state.clone(), worker.to_string());
-        let finished = actix_web::web::block(move || analyse_job(&state2, &name, &job))
-            .await
-            .map_err(|e| anyhow::anyhow!("the analysis thread failed: {e}"))?;
+        let finished =
+            actix_web::rt::task::spawn_blocking(move || analyse_job(&state2, &name, &job))
+                .await
+                .map_err(|e| anyhow::anyhow!("the analysis thread failed: {e}"))?;
         match finished {
             Ok(true) => done.push(game_id),
             Ok(false) => {
@@ -90,7 +91,7 @@ pub async fn analyse_waiting(state: &AppState, worker: &str) -> anyhow::Result<V
 
 /// Judges the positions of `job` still to do, writing each; `Ok(false)` when another worker
 /// took the job over meanwhile, or the instance is stopping (the lease then passes it on). Blocking: runs on the blocking pool.
-fn analyse_job(state: &AppState, worker: &str, job: &Job) -> anyhow::Result<bool> {
+fn analyse_job(state: &WorkerState, worker: &str, job: &Job) -> anyhow::Result<bool> {
     let game = {
         let mut conn = state.pool.get()?;
         let record = read_game_cached(&mut conn, &state.records, job.game_id)?

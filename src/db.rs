@@ -320,6 +320,19 @@ pub fn take_committed_moves() -> u64 {
     MOVES.with(|m| m.committed.take())
 }
 
+/// Runs `f` with a connection from `pool` on the calling (blocking) thread and returns the
+/// moves it committed beside its value: the one body of `web::AppState::db` and
+/// `worker::WorkerState::db`.
+pub fn with_pooled_connection<T>(
+    pool: &DbPool,
+    f: impl FnOnce(&mut DbConnection) -> T,
+) -> Result<(T, u64), diesel::r2d2::PoolError> {
+    let mut conn = pool.get()?;
+    take_committed_moves();
+    let value = f(&mut conn);
+    Ok((value, take_committed_moves()))
+}
+
 /// Runs `f`, which only reads, on one consistent view of the database: every query sees the
 /// same committed state, however many writers commit meanwhile (a game's row, boards and moves
 /// read in separate queries agree). PostgreSQL: a read-only transaction at repeatable read;

@@ -47,13 +47,13 @@ impl Application {
         let mut loops = Vec::new();
         if state.settings.worker.enabled {
             loops.push(actix_web::rt::spawn(crate::worker::run_worker(
-                state.clone(),
+                state.worker(),
             )));
             loops.push(actix_web::rt::spawn(crate::worker::run_computer(
-                state.clone(),
+                state.worker(),
             )));
             loops.push(actix_web::rt::spawn(crate::analysis_worker::run_analysis(
-                state.clone(),
+                state.worker(),
             )));
         }
         Ok(Application {

@@ -3,20 +3,69 @@
 //! "time running low" mails and the daily digests that became due, sends the mail that is
 //! due, and deletes old finished mail. Beside it, the computer opponent's loop: it takes the
 //! computer's turns as soon as a player on this instance acts (`AppState::wake_computer`), and
-//! at the same interval in any case (turns whose player acted on another instance).
+//! at the same interval in any case (turns whose player acted on another instance). The loops
+//! run on a [`WorkerState`] of their own, made from the application's parts at start, and never
+//! reach the web layer.
 
+use std::sync::Arc;
 use std::time::Duration;
 
+use crate::clock::Clock;
+use crate::config::Settings;
+use crate::db::{DbConnection, DbPool};
 use crate::mail::{MailReport, deliver_due};
+use crate::random::Random;
 use crate::usecases::clocks::{Expiry, expire_overdue_games};
 use crate::usecases::computer::{ComputerAction, HARD_NODES, computer_turns, play_computer_turn};
 use crate::usecases::minesweeper::finish_overdue_setups;
 use crate::usecases::{digest, notify, outbox};
-use crate::web::AppState;
+
+/// What the background loops reach: the application's pool and its turns, settings, clock,
+/// chance, mail signer, record cache, wake-ups, shutdown and metrics (shared with the HTTP
+/// side, which makes it with `web::AppState::worker`).
+#[derive(Clone)]
+pub struct WorkerState {
+    pub pool: DbPool,
+    /// The same permits as the pages': a pass waits its turn for a connection like a request.
+    pub db_turns: Arc<tokio::sync::Semaphore>,
+    pub settings: Arc<Settings>,
+    pub clock: Arc<dyn Clock>,
+    pub random: Arc<dyn Random>,
+    pub signer: crate::mail::Signer,
+    pub records: Arc<crate::game::RecordCache>,
+    pub computer_wakeup: Arc<tokio::sync::Notify>,
+    pub analysis_wakeup: Arc<tokio::sync::Notify>,
+    pub shutdown: Arc<crate::shutdown::Shutdown>,
+    pub metrics: Arc<crate::metrics::Metrics>,
+}
+
+impl WorkerState {
+    /// Runs blocking database work on the thread pool with a pooled connection, in turn; the
+    /// moves it commits are counted. The outer error is the infrastructure's.
+    pub async fn db<T, F>(&self, f: F) -> anyhow::Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut DbConnection) -> T + Send + 'static,
+    {
+        let _turn = self.db_turns.acquire().await?;
+        let (pool, metrics) = (self.pool.clone(), self.metrics.clone());
+        let (value, moves) = actix_web::rt::task::spawn_blocking(move || {
+            crate::db::with_pooled_connection(&pool, f)
+        })
+        .await??;
+        metrics.count_moves(moves);
+        Ok(value)
+    }
+
+    /// The current time from the injected clock.
+    pub fn now(&self) -> chrono::NaiveDateTime {
+        self.clock.now()
+    }
+}
 
 /// Runs forever on the server's runtime; each pass is one blocking job on the thread pool,
-/// and each completed pass is the worker's heartbeat (`AppState::metrics`).
-pub async fn run_worker(state: AppState) {
+/// and each completed pass is the worker's heartbeat (`WorkerState::metrics`).
+pub async fn run_worker(state: WorkerState) {
     let period = Duration::from_secs(state.settings.worker.interval_seconds.max(1));
     loop {
         match run_once(&state).await {
@@ -35,7 +84,7 @@ pub async fn run_worker(state: AppState) {
 
 /// One pass of every job: end overdue games (which may queue result mails), then send mail.
 /// Returns the games ended; the mail job's outcome is logged (see [`send_mail_once`]).
-pub async fn run_once(state: &AppState) -> anyhow::Result<Vec<Expiry>> {
+pub async fn run_once(state: &WorkerState) -> anyhow::Result<Vec<Expiry>> {
     let now = state.now();
     let random = state.random.clone();
     let started = state
@@ -59,7 +108,7 @@ pub async fn run_once(state: &AppState) -> anyhow::Result<Vec<Expiry>> {
 /// deletes old finished rows, then claims the due outbox rows and sends them through the
 /// configured transport. Safe to run on every instance at once: each row is claimed by one,
 /// each digest written once.
-pub async fn send_mail_once(state: &AppState) -> anyhow::Result<MailReport> {
+pub async fn send_mail_once(state: &WorkerState) -> anyhow::Result<MailReport> {
     let now = state.now();
     let settings = state.settings.clone();
     let signer = state.signer.clone();
@@ -92,7 +141,7 @@ const MAX_THINK: Duration = Duration::from_secs(5);
 
 /// Runs forever on the server's runtime: a computer pass when woken, and every
 /// `worker.interval_seconds` anyway.
-pub async fn run_computer(state: AppState) {
+pub async fn run_computer(state: WorkerState) {
     let period = Duration::from_secs(state.settings.worker.interval_seconds.max(1));
     // Woken or timed out: either way, a pass; stopping: no more.
     while state
@@ -111,7 +160,7 @@ pub async fn run_computer(state: AppState) {
 /// One computer pass: every game where the computer is to act gets its move (or, in a
 /// minesweeper setup, its bombs), each game on its own; a turn another instance took first is
 /// left alone. Returns what was done, by game.
-pub async fn play_computer_once(state: &AppState) -> anyhow::Result<Vec<(i64, ComputerAction)>> {
+pub async fn play_computer_once(state: &WorkerState) -> anyhow::Result<Vec<(i64, ComputerAction)>> {
     let turns = state.db(computer_turns).await??;
     let mut done = Vec::new();
     for turn in turns {

@@ -467,7 +467,7 @@ fn the_bpgn_names_the_four_players_and_both_boards_moves(app: &TestApp) {
 
 fn run_worker(app: &TestApp) -> Vec<Expiry> {
     actix_web::rt::System::new()
-        .block_on(slowfuse::worker::run_once(&app.state))
+        .block_on(slowfuse::worker::run_once(&app.state.worker()))
         .unwrap()
 }
 

@@ -120,10 +120,10 @@ fn fischer_bank_spends_and_earns_the_increment(app: &TestApp, clock: &FixedClock
 fn run_two_workers(app: &TestApp) -> Vec<Expiry> {
     let (mut one, mut two) = std::thread::scope(|s| {
         let h1 = s.spawn(|| {
-            actix_web::rt::System::new().block_on(slowfuse::worker::run_once(&app.state))
+            actix_web::rt::System::new().block_on(slowfuse::worker::run_once(&app.state.worker()))
         });
         let h2 = s.spawn(|| {
-            actix_web::rt::System::new().block_on(slowfuse::worker::run_once(&app.state))
+            actix_web::rt::System::new().block_on(slowfuse::worker::run_once(&app.state.worker()))
         });
         (h1.join().unwrap().unwrap(), h2.join().unwrap().unwrap())
     });

@@ -30,7 +30,7 @@ on_both_databases!(
 /// One pass of the computer's job, as the worker runs it.
 fn computer_pass(app: &TestApp) -> Vec<(i64, ComputerAction)> {
     actix_web::rt::System::new()
-        .block_on(slowfuse::worker::play_computer_once(&app.state))
+        .block_on(slowfuse::worker::play_computer_once(&app.state.worker()))
         .expect("computer pass")
 }
 

@@ -61,7 +61,8 @@ fn analysis_path(g: i64) -> String {
 fn analysis_pass(app: &TestApp, worker: &str) -> Vec<i64> {
     actix_web::rt::System::new()
         .block_on(slowfuse::analysis_worker::analyse_waiting(
-            &app.state, worker,
+            &app.state.worker(),
+            worker,
         ))
         .expect("analysis pass")
 }

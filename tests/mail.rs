@@ -55,7 +55,7 @@ impl Env {
     /// One pass of the worker's mail job.
     fn pass(&self) -> MailReport {
         actix_web::rt::System::new()
-            .block_on(slowfuse::worker::send_mail_once(&self.app.state))
+            .block_on(slowfuse::worker::send_mail_once(&self.app.state.worker()))
             .expect("mail pass")
     }
 

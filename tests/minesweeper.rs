@@ -428,7 +428,7 @@ fn at_the_setup_deadline_the_server_places_what_is_missing_and_the_game_starts(
     assert_eq!(put_bombs(app, g, &p.alice, &["a3", "b3", "d3"]).status, 200);
     let run_worker = || {
         actix_web::rt::System::new()
-            .block_on(slowfuse::worker::run_once(&app.state))
+            .block_on(slowfuse::worker::run_once(&app.state.worker()))
             .unwrap()
     };
     clock.advance(chrono::Duration::hours(23));

@@ -156,7 +156,7 @@ fn aborted_and_too_short_games_are_not_rated(app: &TestApp, clock: &FixedClock) 
     app.play(aborted, &a, "e4", 0);
     clock.advance(Duration::days(4));
     let done = actix_web::rt::System::new()
-        .block_on(slowfuse::worker::run_once(&app.state))
+        .block_on(slowfuse::worker::run_once(&app.state.worker()))
         .unwrap();
     assert!(!done.is_empty(), "the worker ended the game");
     assert_eq!(
@@ -186,7 +186,7 @@ fn loss_on_time_from_the_worker_is_rated(app: &TestApp, clock: &FixedClock) {
     app.play_all(g, &a, &b, &["e4", "e5"]);
     clock.advance(Duration::days(4));
     actix_web::rt::System::new()
-        .block_on(slowfuse::worker::run_once(&app.state))
+        .block_on(slowfuse::worker::run_once(&app.state.worker()))
         .unwrap();
     let game = app.get(&format!("/api/v1/games/{g}"), None).body;
     assert_eq!(game["termination"], "time");
@@ -195,7 +195,7 @@ fn loss_on_time_from_the_worker_is_rated(app: &TestApp, clock: &FixedClock) {
     assert!(num(&rating(app, "bob", "atomic")["rating"]) > 1500);
     // Running the worker again rates nothing twice.
     actix_web::rt::System::new()
-        .block_on(slowfuse::worker::run_once(&app.state))
+        .block_on(slowfuse::worker::run_once(&app.state.worker()))
         .unwrap();
     assert_eq!(rating(app, "bob", "atomic")["games"], 1);
 }

@@ -206,7 +206,7 @@ impl Env {
     fn send_mail(&self) {
         self.clock.advance(chrono::Duration::seconds(121));
         actix_web::rt::System::new()
-            .block_on(slowfuse::worker::send_mail_once(&self.app.state))
+            .block_on(slowfuse::worker::send_mail_once(&self.app.state.worker()))
             .expect("mail pass");
     }
 

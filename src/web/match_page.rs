@@ -17,7 +17,7 @@ use crate::usecases::bughouse::{
 use crate::usecases::clocks::seconds_left;
 use crate::web::board::{BoardView, PocketView, draw_squares, pocket_view};
 use crate::web::errors::WebError;
-use crate::web::pages::render;
+use crate::web::respond::render;
 use crate::web::time_words::duration_text;
 use crate::web::{AppState, Layout, session};
 

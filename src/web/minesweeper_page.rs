@@ -14,7 +14,7 @@ use crate::game::{GameRecord, GameStatus, load_game_cached};
 use crate::usecases::minesweeper::secret_game;
 use crate::web::board::{SquareView, draw_squares, piece_base};
 use crate::web::errors::WebError;
-use crate::web::pages::render;
+use crate::web::respond::render;
 use crate::web::time_words::time_left_text;
 use crate::web::{AppState, Layout, session};
 

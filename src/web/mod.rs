@@ -6,6 +6,7 @@ pub mod board;
 pub mod errors;
 pub mod eval_graph;
 pub mod export;
+pub mod forms;
 pub mod game_page;
 pub mod headers;
 pub mod limits;
@@ -17,6 +18,7 @@ pub mod observe;
 pub mod ops;
 pub mod pages;
 pub mod plies;
+pub mod respond;
 pub mod route_table;
 pub mod session;
 pub mod session_guard;
@@ -79,10 +81,9 @@ impl AppState {
         let request = crate::logging::current_request();
         web::block(move || {
             crate::logging::with_request(request, || {
-                let mut conn = pool.get().map_err(WebError::internal)?;
-                crate::db::take_committed_moves();
-                let value = f(&mut conn);
-                metrics.count_moves(crate::db::take_committed_moves());
+                let (value, moves) =
+                    crate::db::with_pooled_connection(&pool, f).map_err(WebError::internal)?;
+                metrics.count_moves(moves);
                 Ok(value)
             })
         })
@@ -104,6 +105,24 @@ impl AppState {
     /// The current time from the injected clock.
     pub fn now(&self) -> chrono::NaiveDateTime {
         self.clock.now()
+    }
+
+    /// The parts of this state the background loops use (see `worker`): the same pool, turns,
+    /// cache, wake-ups and metrics.
+    pub fn worker(&self) -> crate::worker::WorkerState {
+        crate::worker::WorkerState {
+            pool: self.pool.clone(),
+            db_turns: self.db_turns.clone(),
+            settings: self.settings.clone(),
+            clock: self.clock.clone(),
+            random: self.random.clone(),
+            signer: self.signer.clone(),
+            records: self.records.clone(),
+            computer_wakeup: self.computer_wakeup.clone(),
+            analysis_wakeup: self.analysis_wakeup.clone(),
+            shutdown: self.shutdown.clone(),
+            metrics: self.metrics.clone(),
+        }
     }
 }
 

@@ -7,14 +7,15 @@ use askama::Template;
 use chrono::NaiveDateTime;
 use serde::Deserialize;
 
-use super::{check_csrf, local_path, render, require_login, see_other};
 use crate::db::DbConnection;
 use crate::usecases::accounts;
 use crate::usecases::leave::{self, LeaveSummary};
 use crate::usecases::{email_settings, preferences};
 use crate::web::api::client_address;
 use crate::web::errors::{WebError, refusal};
+use crate::web::forms::{CsrfForm, check_csrf, require_login};
 use crate::web::game_page::{SettingsForm, settings_form};
+use crate::web::respond::{local_path, render, see_other};
 use crate::web::{AppState, Layout, session};
 
 #[derive(Template)]
@@ -169,25 +170,12 @@ pub async fn login(
     }
 }
 
-/// A form that carries nothing but its CSRF token.
-#[derive(Deserialize)]
-pub struct CsrfForm {
-    csrf_token: String,
-}
-
-impl CsrfForm {
-    /// The submitted token.
-    pub fn csrf_token(&self) -> &str {
-        &self.csrf_token
-    }
-}
-
 pub async fn logout(
     state: web::Data<AppState>,
     session: Session,
     form: web::Form<CsrfForm>,
 ) -> Result<HttpResponse, WebError> {
-    check_csrf(&session, &form.csrf_token)?;
+    check_csrf(&session, form.csrf_token())?;
     if let Some(user_id) = session::current_user_id(&session) {
         state
             .db(move |c| accounts::end_sessions(c, user_id))
@@ -373,7 +361,7 @@ pub async fn end_leave(
         &state,
         &session,
         id,
-        &form.csrf_token,
+        form.csrf_token(),
         leave::end_leave_now,
         done,
     )
@@ -393,7 +381,7 @@ pub async fn cancel_leave(
         &state,
         &session,
         id,
-        &form.csrf_token,
+        form.csrf_token(),
         leave::cancel_leave,
         done,
     )

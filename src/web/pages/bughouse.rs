@@ -6,10 +6,11 @@ use actix_session::Session;
 use actix_web::{HttpResponse, web};
 use serde::Deserialize;
 
-use super::{game_form_sender, see_other};
 use crate::usecases::bughouse::{MatchAction, MatchError, MatchRequest, act_in_match, parse_board};
 use crate::web::errors::{self, WebError};
+use crate::web::forms::game_form_sender;
 use crate::web::match_page::{self, MatchOccasion, MatchRefusal, MatchTyped};
+use crate::web::respond::see_other;
 use crate::web::{AppState, session};
 
 #[derive(Deserialize)]

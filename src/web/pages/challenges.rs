@@ -6,7 +6,6 @@ use actix_web::{HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
 
-use super::{check_csrf, render, require_login, see_other};
 use crate::models::Challenge;
 use crate::usecases::challenges::{
     self, ChallengeError, ChallengeListing, ChallengeRequest, OFFERED_VARIANTS, challenge_by_token,
@@ -14,6 +13,8 @@ use crate::usecases::challenges::{
 use crate::usecases::clocks::{DAYS_PER_MOVE, TimeControlRequest};
 use crate::usecases::seats::{SeatChoice, SeatedChallengeRequest};
 use crate::web::errors::{UseCaseError, WebError, refusal};
+use crate::web::forms::{check_csrf, require_login};
+use crate::web::respond::{render, see_other};
 use crate::web::{AppState, Layout, session};
 
 /// A variant as offered in the form.
@@ -470,7 +471,7 @@ pub async fn cancel(
     state: web::Data<AppState>,
     session: Session,
     path: web::Path<i64>,
-    form: web::Form<super::account::CsrfForm>,
+    form: web::Form<crate::web::forms::CsrfForm>,
 ) -> Result<HttpResponse, WebError> {
     let me = match require_login(&session, "/challenges") {
         Ok(id) => id,

@@ -4,10 +4,11 @@ use actix_session::Session;
 use actix_web::{HttpResponse, web};
 use serde::Deserialize;
 
-use super::{game_form_sender, see_other};
 use crate::usecases::messages::{self, MessageError};
 use crate::web::errors::{UseCaseError, WebError};
+use crate::web::forms::game_form_sender;
 use crate::web::game_page::{self, Occasion, Refusal, Typed};
+use crate::web::respond::see_other;
 use crate::web::{AppState, session};
 
 #[derive(Deserialize)]

@@ -10,7 +10,6 @@ use askama::Template;
 use chrono::NaiveDateTime;
 use slowfuse_rules::{Color, EndReason};
 
-use super::render;
 use crate::game::GameStatus;
 use crate::usecases::boards::{BoardSnapshot, board_snapshots};
 use crate::usecases::challenges::{ChallengeListing, visible_challenges};
@@ -18,6 +17,7 @@ use crate::usecases::games::{GameSummary, RECENT_RESULTS, my_games};
 use crate::usecases::preferences::preferences_of;
 use crate::web::errors::WebError;
 use crate::web::mini_board::{BoardLook, MiniBoard, mini_board, variant_words};
+use crate::web::respond::render;
 use crate::web::time_words::time_left_text;
 use crate::web::{AppState, Layout};
 

@@ -5,9 +5,10 @@ use actix_session::Session;
 use actix_web::{HttpResponse, web};
 use serde::Deserialize;
 
-use super::{game_form_sender, see_other};
 use crate::usecases::engine_analysis::request_analysis;
 use crate::web::errors::{UseCaseError, WebError};
+use crate::web::forms::game_form_sender;
+use crate::web::respond::see_other;
 use crate::web::{AppState, session};
 
 #[derive(Deserialize)]

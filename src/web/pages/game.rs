@@ -5,13 +5,14 @@ use actix_session::Session;
 use actix_web::{HttpResponse, web};
 use serde::Deserialize;
 
-use super::{game_form_sender, see_other};
 use crate::game::GameRecord;
 use crate::usecases::computer::computer_to_move;
 use crate::usecases::messages::MessageError;
 use crate::usecases::play::{self, Action, ActionRequest, PlayError};
 use crate::web::errors::{self, WebError};
+use crate::web::forms::game_form_sender;
 use crate::web::game_page::{self, Occasion, Preview, Refusal, Typed, remember_preference};
+use crate::web::respond::see_other;
 use crate::web::{AppState, session};
 
 #[derive(Deserialize)]
@@ -237,7 +238,7 @@ pub async fn clear_conditional(
     state: web::Data<AppState>,
     session: Session,
     path: web::Path<String>,
-    form: web::Form<super::account::CsrfForm>,
+    form: web::Form<crate::web::forms::CsrfForm>,
 ) -> Result<HttpResponse, WebError> {
     let (id, me) = match game_form_sender(&session, &path, form.csrf_token())? {
         Ok(sender) => sender,

@@ -6,9 +6,9 @@ use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use askama::Template;
 
-use super::render;
 use crate::web::Layout;
 use crate::web::errors::WebError;
+use crate::web::respond::render;
 use crate::web::variant_info::{VariantSection, variant_sections};
 
 #[derive(Template)]

@@ -9,14 +9,16 @@ use askama::Template;
 use chrono::NaiveDateTime;
 use serde::Deserialize;
 
-use super::{check_csrf, dashboard, render, require_login, see_other, showcase};
+use super::{dashboard, showcase};
 use crate::game::color_name;
 use crate::usecases::boards::board_snapshots;
 use crate::usecases::computer::{ComputerGameRequest, start_computer_game};
 use crate::usecases::games::{FINISHED_LISTED, GameSummary, my_games, next_game_in_queue};
 use crate::usecases::preferences::preferences_of;
 use crate::web::errors::WebError;
+use crate::web::forms::{check_csrf, require_login};
 use crate::web::mini_board::{BoardLook, MiniBoard};
+use crate::web::respond::{render, see_other};
 use crate::web::time_words::time_left_text;
 use crate::web::{AppState, Layout, session};
 

@@ -8,9 +8,10 @@ use actix_web::{HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
 
-use super::{check_csrf, render, require_login};
 use crate::usecases::import::{ImportSummary, Importer, import_pgn};
 use crate::web::errors::{UseCaseError, WebError};
+use crate::web::forms::{check_csrf, require_login};
+use crate::web::respond::render;
 use crate::web::{AppState, Layout, limits, session};
 
 /// The largest PGN the page imports at once.

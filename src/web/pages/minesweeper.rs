@@ -5,9 +5,10 @@
 use actix_session::Session;
 use actix_web::{HttpResponse, web};
 
-use super::{game_form_sender, see_other};
 use crate::usecases::minesweeper::{self, MinesError};
 use crate::web::errors::{self, WebError};
+use crate::web::forms::game_form_sender;
+use crate::web::respond::see_other;
 use crate::web::{AppState, minesweeper_page, session};
 
 /// `POST /games/{id}/bombs` with `csrf_token`, `square` (once per ticked square) and `fill`

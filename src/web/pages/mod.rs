@@ -1,4 +1,6 @@
 //! Server-rendered pages: one template struct per page, forms posted back with a CSRF token.
+//! This module registers their routes; the answers they share are `web::respond`'s and the
+//! checks of a posted form `web::forms`'.
 
 mod account;
 mod analysis;
@@ -19,15 +21,10 @@ mod search;
 mod showcase;
 mod tags;
 
-use actix_session::Session;
-use actix_web::HttpResponse;
-use actix_web::http::{Method, StatusCode};
-use askama::Template;
+use actix_web::http::Method;
 
-use crate::web::errors::WebError;
 use crate::web::route_table::Access::{Account, Player, Public};
 use crate::web::route_table::Routes;
-use crate::web::session;
 
 /// Registers the page routes.
 pub fn routes(r: &mut Routes) {
@@ -106,101 +103,4 @@ pub fn routes(r: &mut Routes) {
                 );
             },
         );
-}
-
-/// Renders a template with a status code.
-pub fn render(status: StatusCode, page: &impl Template) -> Result<HttpResponse, WebError> {
-    let body = page.render().map_err(WebError::internal)?;
-    Ok(crate::web::errors::with_retry_after(
-        HttpResponse::build(status)
-            .content_type("text/html; charset=utf-8")
-            .body(body),
-    ))
-}
-
-/// `next` if it is a path on this site (a redirect target from a form or the address), else
-/// `fallback`: never another host. Browsers drop tabs and line breaks from an address and read
-/// `\` as `/`, so `/\t/evil.example` would lead to `//evil.example`: a path with a control
-/// character, white space or a backslash is not taken.
-fn local_path(next: Option<&str>, fallback: &str) -> String {
-    match next {
-        Some(n)
-            if n.starts_with('/')
-                && !n.starts_with("//")
-                && !n.contains(|c: char| c == '\\' || c.is_control() || c.is_whitespace()) =>
-        {
-            n.to_string()
-        }
-        _ => fallback.to_string(),
-    }
-}
-
-/// A 303 redirect, the answer to every successful form post.
-pub fn see_other(location: &str) -> HttpResponse {
-    HttpResponse::SeeOther()
-        .insert_header((actix_web::http::header::LOCATION, location))
-        .finish()
-}
-
-/// Refuses a form whose CSRF token is not this session's.
-pub fn check_csrf(session: &Session, submitted: &str) -> Result<(), WebError> {
-    if session::csrf_ok(session, submitted) {
-        Ok(())
-    } else {
-        Err(WebError::Forbidden(
-            "this form has expired or did not come from this site: reload the page and try again"
-                .into(),
-        ))
-    }
-}
-
-/// The logged-in user's id, or a redirect to the login page that comes back to `back`.
-pub fn require_login(session: &Session, back: &str) -> Result<i64, Box<HttpResponse>> {
-    session::current_user_id(session).ok_or_else(|| {
-        let next: String = serde_urlencoded::to_string([("next", back)]).unwrap_or_default();
-        Box::new(see_other(&format!("/login?{next}")))
-    })
-}
-
-/// Who sends a form about the game of a `/games/{id}…` path: the game id and the logged-in
-/// user, once the CSRF token is checked. A malformed id is 404; a visitor gets `Err` with the
-/// redirect to log in and come back to the game.
-pub fn game_form_sender(
-    session: &Session,
-    path: &str,
-    csrf: &str,
-) -> Result<Result<(i64, i64), Box<HttpResponse>>, WebError> {
-    let id: i64 = path.parse().map_err(|_| WebError::NotFound)?;
-    let me = match require_login(session, &format!("/games/{id}")) {
-        Ok(me) => me,
-        Err(redirect) => return Ok(Err(redirect)),
-    };
-    check_csrf(session, csrf)?;
-    Ok(Ok((id, me)))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::local_path;
-
-    #[test]
-    fn a_redirect_target_stays_on_the_site() {
-        for ok in ["/", "/games/7?ply=3", "/search?player=alice&page=2"] {
-            assert_eq!(local_path(Some(ok), "/"), ok);
-        }
-        for other in [
-            "//evil.example",
-            "/\\evil.example",
-            "/\t/evil.example",
-            "/\n/evil.example",
-            "/\r/evil.example",
-            "/ /evil.example",
-            "https://evil.example",
-            "javascript:alert(1)",
-            "",
-        ] {
-            assert_eq!(local_path(Some(other), "/"), "/", "{other:?}");
-        }
-        assert_eq!(local_path(None, "/games"), "/games");
-    }
 }

@@ -9,12 +9,13 @@ use actix_web::{HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
 
-use super::{check_csrf, render, require_login, see_other};
 use crate::mail::Signer;
 use crate::usecases::accounts::user_by_id;
 use crate::usecases::email_settings::{self, DigestTime, SettingsError};
 use crate::usecases::notify::{Kind, Mode};
 use crate::web::errors::{WebError, refusal};
+use crate::web::forms::{check_csrf, require_login};
+use crate::web::respond::{render, see_other};
 use crate::web::{AppState, Layout, session};
 
 #[derive(Template)]
@@ -191,7 +192,7 @@ pub async fn save_settings(
 pub async fn resend_verification(
     state: web::Data<AppState>,
     session: Session,
-    form: web::Form<super::account::CsrfForm>,
+    form: web::Form<crate::web::forms::CsrfForm>,
 ) -> Result<HttpResponse, WebError> {
     let user_id = match require_login(&session, "/account") {
         Ok(id) => id,

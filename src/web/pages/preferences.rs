@@ -5,9 +5,10 @@ use actix_session::Session;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 
-use super::{check_csrf, local_path, require_login, see_other};
 use crate::usecases::preferences::{self, PreferencesChange};
 use crate::web::errors::{WebError, refusal};
+use crate::web::forms::{check_csrf, require_login};
+use crate::web::respond::{local_path, see_other};
 use crate::web::{AppState, session};
 
 /// The whole form: a checkbox left out is off.

@@ -5,10 +5,10 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 use askama::Template;
 
-use super::render;
 use crate::usecases::profiles::{HistoryEntry, Profile, RecentGame, VariantRating, load_profile};
 use crate::usecases::ratings::is_provisional;
 use crate::web::errors::WebError;
+use crate::web::respond::render;
 use crate::web::{AppState, Layout};
 
 /// Rating changes shown per variant on the page, newest first.

@@ -8,7 +8,6 @@ use std::collections::HashMap;
 
 use slowfuse_rules::{Color, Variant};
 
-use super::render;
 use crate::usecases::boards::{BoardSnapshot, board_snapshots};
 use crate::usecases::preferences::{Preferences, preferences_of};
 use crate::usecases::search::{
@@ -16,6 +15,7 @@ use crate::usecases::search::{
 };
 use crate::web::errors::{WebError, refusal};
 use crate::web::mini_board::{BoardLook, MiniBoard, mini_board, variant_words};
+use crate::web::respond::render;
 use crate::web::time_words::time_left_text;
 use crate::web::{AppState, Layout, session};
 

@@ -7,13 +7,13 @@ use actix_web::http::StatusCode;
 use askama::Template;
 use slowfuse_rules::{Color, Variant};
 
-use super::render;
 use crate::game::color_name;
 use crate::usecases::boards::board_snapshots;
 use crate::usecases::challenges::{ChallengeListing, visible_challenges};
 use crate::usecases::games::{RunningGame, recent_running_games};
 use crate::web::errors::WebError;
 use crate::web::mini_board::{BoardLook, MiniBoard, mini_board, variant_words};
+use crate::web::respond::render;
 use crate::web::variant_info::variant_tagline;
 use crate::web::{AppState, Layout};
 
