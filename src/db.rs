@@ -224,8 +224,11 @@ macro_rules! kept_prepared {
 
 /// Runs `f` in a transaction that writes. On SQLite the writers of this process first queue on
 /// one mutex, so that they wait for each other by being woken, not in the busy handler, whose
-/// sleeps grow to 100 ms and made the tail of concurrent moves (see docs/benchmarks.md). A
-/// transaction within one (a savepoint) does not queue again. PostgreSQL, with row locks and
+/// sleeps grow to 100 ms and made the tail of concurrent moves (see docs/benchmarks.md); the
+/// outermost transaction then begins as a writer (`BEGIN IMMEDIATE`): a deferred one that read
+/// first would meet `database is locked` at its first write whenever another connection had
+/// committed since its read began (its snapshot is stale, and the busy handler is not asked).
+/// A transaction within one (a savepoint) does not queue again. PostgreSQL, with row locks and
 /// several instances, needs none of this.
 pub fn write_transaction<T, E>(
     conn: &mut DbConnection,
@@ -239,9 +242,45 @@ where
         DbConnection::Pg(_) => None,
     };
     let counting = MoveCounting::enter();
-    let result = conn.transaction(f);
+    let result = match conn {
+        DbConnection::Sqlite(_) => immediate_transaction(conn, f),
+        DbConnection::Pg(_) => conn.transaction(f),
+    };
     counting.leave(result.is_ok());
     result
+}
+
+/// `f` in a SQLite transaction begun with `BEGIN IMMEDIATE` (the write lock taken at once,
+/// waiting in the busy handler for a writer of another connection), committed when it returns
+/// `Ok` and rolled back otherwise, as diesel's own `transaction` does; within a transaction
+/// already open, a savepoint.
+fn immediate_transaction<T, E>(
+    conn: &mut DbConnection,
+    f: impl FnOnce(&mut DbConnection) -> Result<T, E>,
+) -> Result<T, E>
+where
+    E: From<diesel::result::Error>,
+{
+    use diesel::connection::{AnsiTransactionManager, TransactionManager};
+    if let DbConnection::Sqlite(c) = conn {
+        match AnsiTransactionManager::begin_transaction_sql(c, "BEGIN IMMEDIATE") {
+            Ok(()) => {}
+            Err(DieselError::AlreadyInTransaction) => return conn.transaction(f),
+            Err(e) => return Err(e.into()),
+        }
+    }
+    match f(conn) {
+        Ok(value) => {
+            <DbConnection as Connection>::TransactionManager::commit_transaction(conn)?;
+            Ok(value)
+        }
+        Err(refused) => {
+            match <DbConnection as Connection>::TransactionManager::rollback_transaction(conn) {
+                Ok(()) | Err(DieselError::BrokenTransactionManager) => Err(refused),
+                Err(rollback) => Err(rollback.into()),
+            }
+        }
+    }
 }
 
 /// One level of write transaction in the count of moves: the outermost level, when it leaves,

@@ -129,7 +129,7 @@ fn requeue_failed(
     requested_by: Option<i64>,
     positions: i32,
 ) -> Result<Requested, EngineAnalysisError> {
-    let changed = conn.transaction(|conn| {
+    let changed = crate::db::write_transaction(conn, |conn| {
         diesel::delete(
             engine_analysis_plies::table.filter(engine_analysis_plies::game_id.eq(game_id)),
         )

@@ -7,7 +7,7 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 use crate::db::DbConnection;
-use crate::schema::user_preferences;
+use crate::schema::{user_preferences, users};
 
 /// The board themes offered, the default first; `high-contrast` for low vision.
 pub const BOARD_THEMES: &[&str] = &["green", "brown", "blue", "grey", "purple", "high-contrast"];
@@ -131,17 +131,27 @@ pub fn preferences_of(conn: &mut DbConnection, user: i64) -> QueryResult<Prefere
         .unwrap_or_default())
 }
 
-/// Applies `change` to the preferences of `user` and returns them as stored.
+/// Applies `change` to the preferences of `user` and returns them as stored. Changes of one
+/// user's preferences are serial (on PostgreSQL the user's row is locked first; a SQLite writer
+/// holds the database's write lock), so two at once each keep the other's fields, and the row
+/// is written with an upsert, which two first changes at once cannot both insert.
 pub fn change_preferences(
     conn: &mut DbConnection,
     now: NaiveDateTime,
     user: i64,
     change: &PreferencesChange,
 ) -> Result<Preferences, PreferencesError> {
-    conn.transaction(|conn| {
+    crate::db::write_transaction(conn, |conn| {
+        if let DbConnection::Pg(pg) = conn {
+            users::table
+                .find(user)
+                .select(users::id)
+                .for_no_key_update()
+                .get_result::<i64>(pg)
+                .optional()?;
+        }
         let next = change.applied_to(&preferences_of(conn, user)?)?;
-        let row = (
-            user_preferences::user_id.eq(user),
+        let values = (
             user_preferences::board_theme.eq(&next.board_theme),
             user_preferences::piece_set.eq(&next.piece_set),
             user_preferences::confirm_moves.eq(next.confirm_moves),
@@ -152,10 +162,12 @@ pub fn change_preferences(
             user_preferences::animation_ms.eq(next.animation_ms),
             user_preferences::updated_at.eq(now),
         );
-        diesel::delete(user_preferences::table.find(user)).execute(conn)?;
-        diesel::insert_into(user_preferences::table)
-            .values(row)
-            .execute(conn)?;
+        crate::on_backend!(conn, |c| diesel::insert_into(user_preferences::table)
+            .values((user_preferences::user_id.eq(user), values))
+            .on_conflict(user_preferences::user_id)
+            .do_update()
+            .set(values)
+            .execute(c))?;
         Ok(next)
     })
 }
