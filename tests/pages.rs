@@ -15,6 +15,7 @@ on_both_databases!(
     a_move_answered_by_conditional_lines_names_both,
     a_typed_move_is_never_dropped_and_only_possible_actions_are_offered,
     an_address_that_cannot_be_read_gets_the_sites_error_page,
+    unknown_addresses_get_the_sites_404_page_and_every_page_answers_head,
 );
 
 /// Plays a move from the game page's form, using the ply the page shows.
@@ -972,7 +973,11 @@ fn a_typed_move_is_never_dropped_and_only_possible_actions_are_offered(app: &Tes
 fn an_address_that_cannot_be_read_gets_the_sites_error_page(app: &TestApp) {
     let browser = app.browser();
     browser.sign_up("alice");
+    // A game id cut short is no game to skip: Next Game still goes on (to my games here).
     let page = browser.get("/next?after=abc");
+    assert_eq!(page.status, 303, "{}", page.body);
+    assert_eq!(page.location.as_deref(), Some("/games"));
+    let page = browser.get("/next?after=1&after=2");
     assert_eq!(page.status, 400);
     assert!(page.body.contains("<!DOCTYPE html>"), "{}", page.body);
     assert!(
@@ -981,7 +986,86 @@ fn an_address_that_cannot_be_read_gets_the_sites_error_page(app: &TestApp) {
         page.body
     );
     assert!(
+        !page.body.to_lowercase().contains("deserialize"),
+        "the parser's words stay out: {}",
+        page.body
+    );
+    assert!(
         page.body.contains(r#"href="/static/site.css""#),
         "styled like the site"
     );
+}
+
+/// A request written out byte for byte (the HTTP client would tidy `..` away): the status line
+/// and the body.
+fn raw_get(base: &str, path: &str) -> (String, String) {
+    use std::io::{Read, Write};
+    let host = base.trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(host).expect("connect");
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let status = answer.lines().next().unwrap_or_default().to_string();
+    let body = answer
+        .split("\r\n\r\n")
+        .nth(1)
+        .unwrap_or_default()
+        .to_string();
+    (status, body)
+}
+
+fn unknown_addresses_get_the_sites_404_page_and_every_page_answers_head(app: &TestApp) {
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let game = app.game("atomic", &alice, &bob);
+    let browser = app.browser();
+    for path in [
+        "/challenges/99999",
+        "/computer-games",
+        "/no/such/page",
+        "/games/abc",
+        "/games/99999",
+    ] {
+        let page = browser.get(path);
+        assert_eq!(page.status, 404, "{path}");
+        assert!(
+            page.body.contains("<h1>Error 404</h1>"),
+            "{path}: {}",
+            page.body
+        );
+        assert!(
+            page.body.contains(r#"href="/static/site.css""#),
+            "{path}: the site's page"
+        );
+    }
+    let (status, body) = raw_get(&app.api.base, "/static/../x");
+    assert!(status.contains(" 404 "), "{status}");
+    assert!(body.contains("Error 404"), "{body}");
+    // The API keeps answering in JSON.
+    let r = app.get("/api/v1/no-such-route", None);
+    assert_eq!(r.status, 404);
+    assert_eq!(r.body["error"], "no such API route");
+    // Uptime and link checkers ask with HEAD: the GET's status, no body.
+    for (path, status) in [
+        ("/".to_string(), 200),
+        ("/health".to_string(), 200),
+        (format!("/games/{game}"), 200),
+        (format!("/api/v1/games/{game}"), 200),
+        (format!("/games/{game}.pgn"), 200),
+        ("/static/site.css".to_string(), 200),
+        ("/no/such/page".to_string(), 404),
+    ] {
+        let res = app
+            .api
+            .client
+            .head(format!("{}{path}", app.api.base))
+            .send()
+            .expect("HEAD");
+        assert_eq!(res.status().as_u16(), status, "HEAD {path}");
+        assert_eq!(res.text().unwrap_or_default(), "", "HEAD {path}: no body");
+    }
 }

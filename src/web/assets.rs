@@ -100,11 +100,13 @@ fn etag(asset: &Asset) -> String {
     format!("\"{:016x}\"", asset.hash)
 }
 
-async fn serve(req: HttpRequest, path: web::Path<String>) -> HttpResponse {
+/// A file of `static/`, or the site's 404 page for any other path under `/static/`.
+async fn serve(
+    req: HttpRequest,
+    path: web::Path<String>,
+) -> Result<HttpResponse, crate::web::errors::WebError> {
     let Some(asset) = ASSETS.iter().find(|a| a.path == path.as_str()) else {
-        return HttpResponse::NotFound()
-            .content_type("text/plain")
-            .body("no such file");
+        return Err(crate::web::errors::WebError::NotFound);
     };
     let tag = etag(asset);
     let matches = req
@@ -120,9 +122,9 @@ async fn serve(req: HttpRequest, path: web::Path<String>) -> HttpResponse {
     res.insert_header((header::ETAG, tag))
         .insert_header((header::CACHE_CONTROL, "public, max-age=3600"));
     if matches {
-        return res.finish();
+        return Ok(res.finish());
     }
-    res.content_type(asset.content_type).body(asset.bytes)
+    Ok(res.content_type(asset.content_type).body(asset.bytes))
 }
 
 #[cfg(test)]

@@ -169,12 +169,18 @@ pub fn route_table() -> Vec<route_table::Route> {
 }
 
 fn register(cfg: &mut web::ServiceConfig) -> Vec<route_table::Route> {
-    cfg.app_data(web::QueryConfig::default().error_handler(|err, _| {
-        errors::WebError::BadRequest(format!("this address is not understood ({err})")).into()
-    }))
+    cfg.app_data(
+        web::QueryConfig::default().error_handler(|err, _| {
+            errors::WebError::BadRequest(errors::query_refusal(&err)).into()
+        }),
+    )
+    .app_data(web::PathConfig::default().error_handler(|_, _| errors::WebError::NotFound.into()))
     .app_data(limits::form_config())
     .app_data(limits::json_config())
-    .app_data(limits::payload_config());
+    .app_data(limits::payload_config())
+    .default_service(web::to(|| async {
+        Err::<actix_web::HttpResponse, _>(errors::WebError::NotFound)
+    }));
     let mut listed = Vec::new();
     route_table::Routes::new(cfg, &mut listed)
         .configure(ops::routes)

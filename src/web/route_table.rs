@@ -1,9 +1,13 @@
 //! The one table of routes: every route is added through [`Routes`], which registers it with
 //! actix-web and lists it (method, pattern, who may use it), so the list cannot drift from what
 //! the server answers. `web::route_table()` returns the list; `tests/authorization.rs` walks it.
+//! Every `GET` route answers `HEAD` too (the same status and headers, no body), as uptime
+//! checkers and link checkers expect.
 
 use actix_web::http::Method;
-use actix_web::{FromRequest, Handler, Resource, Responder, Scope, web};
+use actix_web::{
+    FromRequest, Handler, Resource, Responder, Route as ActixRoute, Scope, guard, web,
+};
 
 /// Who may use a route at all (what a player of the game may do beyond that is the use case's
 /// business, checked there).
@@ -59,7 +63,7 @@ impl<'a> Routes<'a> {
         F::Output: Responder + 'static,
     {
         self.list(method.clone(), path, access);
-        self.cfg.route(path, web::method(method).to(handler));
+        self.cfg.route(path, answering(method).to(handler));
         self
     }
 
@@ -160,6 +164,16 @@ impl<'a> Routes<'a> {
     }
 }
 
+/// The actix-web route of a listed method: `GET` also answers `HEAD` (actix-web sends no body
+/// for a `HEAD`).
+fn answering(method: Method) -> ActixRoute {
+    if method == Method::GET {
+        web::route().guard(guard::Any(guard::Get()).or(guard::Head()))
+    } else {
+        web::method(method)
+    }
+}
+
 /// The methods of one resource (see [`Routes::resource`]).
 pub struct ResourceRoutes {
     resource: Option<Resource>,
@@ -175,7 +189,7 @@ impl ResourceRoutes {
         F::Output: Responder + 'static,
     {
         let resource = self.resource.take().expect("the resource is put back");
-        self.resource = Some(resource.route(web::method(method.clone()).to(handler)));
+        self.resource = Some(resource.route(answering(method.clone()).to(handler)));
         self.listed.push((method, access));
         self
     }

@@ -149,6 +149,17 @@ impl From<SettingsError> for WebError {
     }
 }
 
+/// What a page says of a query string it cannot read: which value is wrong, in the reader's
+/// words, never the parser's name for itself ("Query deserialize error").
+pub fn query_refusal(err: &actix_web::error::QueryPayloadError) -> String {
+    let detail = err
+        .source()
+        .map_or_else(|| err.to_string(), |e| e.to_string());
+    format!(
+        "this address is not understood ({detail}): check the link, or start again from the home page"
+    )
+}
+
 /// The page shown for an error.
 #[derive(Template)]
 #[template(path = "error.html")]

@@ -101,9 +101,11 @@ pub async fn my_games_page(
     render(StatusCode::OK, &page)
 }
 
+/// `?after=ID`: the game the player comes from. An id that is not a number (a link cut short
+/// or edited) is no game to skip: Next Game still goes on.
 #[derive(Deserialize)]
 pub struct NextQuery {
-    after: Option<i64>,
+    after: Option<String>,
 }
 
 /// Goes to the most urgent game awaiting my move (not the one I came from), or to my games.
@@ -116,7 +118,7 @@ pub async fn next_game(
         Ok(id) => id,
         Err(redirect) => return Ok(*redirect),
     };
-    let after = query.after;
+    let after = query.after.as_deref().and_then(|id| id.parse::<i64>().ok());
     match state
         .db(move |c| next_game_in_queue(c, me, after))
         .await??
