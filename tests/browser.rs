@@ -12,6 +12,7 @@ on_both_databases!(
     crazyhouse_pieces_in_hand_are_dragged_or_clicked_onto_the_board_in_chromium,
     board_settings_and_confirming_moves_in_chromium,
     the_analysis_board_keeps_variations_across_a_reload_for_its_owner_only_in_chromium,
+    without_javascript_no_button_that_needs_it_is_shown_in_chromium,
 );
 
 impl Player<'_> {
@@ -919,4 +920,74 @@ fn the_analysis_board_keeps_variations_across_a_reload_for_its_owner_only_in_chr
     assert_eq!(r.body["pgn"], "");
     let r = app.get(&format!("/api/v1/games/{id}"), Some(&bob_token));
     assert!(!r.body.to_string().contains("Nf3"));
+}
+
+/// The buttons that work only with JavaScript, by their selectors on the game page.
+const SCRIPTED_BUTTONS: [&str; 6] = [
+    "#nav-settings",
+    "#nav-animate",
+    "#nav-stop",
+    "#analysis-open",
+    r#"[data-copy="share-fen"]"#,
+    r#"[data-copy="share-link"]"#,
+];
+
+fn without_javascript_no_button_that_needs_it_is_shown_in_chromium(app: &TestApp) {
+    let Some(chromedriver) = chromedriver() else {
+        return;
+    };
+    let driver = Driver::start(&chromedriver);
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let id = app.game("atomic", &alice, &bob);
+    app.play_all(id, &alice, &bob, &["Nf3", "Nf6", "Ne5", "e6", "Nxf7"]);
+    let game = format!("/games/{id}");
+    for dark in [false, true] {
+        let window = driver.session_without_javascript(DESKTOP.0, DESKTOP.1);
+        window.set_viewport_size(DESKTOP.0, DESKTOP.1);
+        window.set_dark(dark);
+        // A logged-in reader (the analysis board is offered to them), signed up by the form.
+        window.goto(&format!("{}/signup", app.base));
+        let name = if dark { "dora" } else { "carol" };
+        window.find("#username").type_text(name);
+        window.find("#email").type_text(&format!("{name}@example.com"));
+        window.find("#password").type_text("correct horse battery");
+        window
+            .find(r#"form[action="/signup"] button[type="submit"]"#)
+            .click();
+        window.wait_for_text(".flash", &format!("Welcome, {name}!"));
+        window.goto(&format!("{}{game}", app.base));
+        window.wait_for("#nav-toolbar");
+        for css in SCRIPTED_BUTTONS {
+            let found = window.find_all(css);
+            assert_eq!(found.len(), 1, "{css} is on the page");
+            assert!(!found[0].displayed(), "{css} shown without JavaScript");
+        }
+        // The toolbar's links still work without a script: Move to start is one.
+        assert!(
+            window
+                .find(r#"#nav-toolbar a[aria-label="Move to start"]"#)
+                .displayed()
+        );
+        let name = if dark {
+            "game-no-js-dark.png"
+        } else {
+            "game-no-js.png"
+        };
+        screenshot(&window, name);
+    }
+    // With JavaScript, a visitor's window shows them (Stop animation once animating).
+    let window = driver.session(DESKTOP.0, DESKTOP.1);
+    window.goto(&format!("{}{game}", app.base));
+    window.wait_for(r#"#nav-settings:not([hidden])"#);
+    for css in [
+        "#nav-settings",
+        "#nav-animate",
+        r#"[data-copy="share-fen"]"#,
+    ] {
+        assert!(
+            window.find(css).attribute("hidden").is_none(),
+            "{css} shown with JavaScript"
+        );
+    }
 }

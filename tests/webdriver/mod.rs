@@ -199,6 +199,16 @@ impl Driver {
 
     /// Opens a headless Chromium with its own profile (so its own cookies) at this window size.
     pub fn session(&self, width: u32, height: u32) -> Session<'_> {
+        self.session_with(width, height, true)
+    }
+
+    /// A window as [`Driver::session`] opens one, whose pages run no JavaScript (the browser's
+    /// own setting, as a reader who switched it off has it).
+    pub fn session_without_javascript(&self, width: u32, height: u32) -> Session<'_> {
+        self.session_with(width, height, false)
+    }
+
+    fn session_with(&self, width: u32, height: u32, javascript: bool) -> Session<'_> {
         let profile = tempfile::tempdir().expect("profile dir");
         let args = vec![
             "--headless".to_string(),
@@ -217,7 +227,11 @@ impl Driver {
             "browserName": "chrome",
             "pageLoadStrategy": "normal",
             "timeouts": {"implicit": 0, "pageLoad": 30_000, "script": 15_000},
-            "goog:chromeOptions": {"binary": CHROMIUM, "args": args},
+            "goog:chromeOptions": {
+                "binary": CHROMIUM,
+                "args": args,
+                "prefs": {"profile.managed_default_content_settings.javascript": if javascript { 1 } else { 2 }},
+            },
             // The console is kept, so a test can read what the page logged (CSP violations).
             "goog:loggingPrefs": {"browser": "ALL"},
         }}});
@@ -548,6 +562,14 @@ impl Element<'_> {
             .command(Method::GET, &self.path(&format!("attribute/{name}")), None)
             .as_str()
             .map(str::to_string)
+    }
+
+    /// Whether the element is shown (WebDriver's "is element displayed").
+    pub fn displayed(&self) -> bool {
+        self.session
+            .command(Method::GET, &self.path("displayed"), None)
+            .as_bool()
+            .unwrap_or(false)
     }
 
     /// A DOM property, such as an input's current `value`.
