@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use slowfuse_rules::{Color, EndReason, LeavePeriod, Outcome};
+use slowfuse_rules::{Color, EndReason, GameKind, LeavePeriod, Outcome};
 
 use super::clock::leave_period;
 use super::seat::{Seat, parse_color};
@@ -95,6 +95,8 @@ pub struct Message {
 #[derive(Clone, Debug)]
 pub struct GameRecord {
     pub game: Game,
+    /// What kind of game it is (the row's `variant`, read once).
+    pub kind: GameKind,
     /// Where the game stands (the row's `status`, read once).
     pub status: GameStatus,
     pub players: Vec<SeatedPlayer>,
@@ -135,6 +137,23 @@ impl GameRecord {
         match self.player(seat) {
             Some(p) => p.shown_name(),
             None => self.name_of(seat).to_string(),
+        }
+    }
+
+    /// The name people read for one side of the result: its player's, or in a bughouse match
+    /// its team's, the seat on board a then the partner on board b ("alice & dave"; team A is
+    /// White's side). Computer accounts as "Computer (Easy)".
+    pub fn side_name(&self, side: Color) -> String {
+        let first = self.shown_name_of(Seat::first_board(side));
+        match self.board(1) {
+            Some(_) => {
+                let partner = self.shown_name_of(Seat {
+                    board: 1,
+                    color: !side,
+                });
+                format!("{first} & {partner}")
+            }
+            None => first,
         }
     }
 
@@ -328,6 +347,10 @@ pub(super) fn load_head(conn: &mut DbConnection, game_id: i64) -> QueryResult<Op
         .status
         .parse()
         .map_err(|e| diesel::result::Error::DeserializationError(Box::new(e)))?;
+    let kind: GameKind = game
+        .variant
+        .parse()
+        .map_err(|e| diesel::result::Error::DeserializationError(Box::new(e)))?;
     let players = load_players(conn, game_id)?;
     // Only a game with an empty seat can be an imported one: a played game reads nothing more.
     let imported = if players.len() < 2 {
@@ -349,6 +372,7 @@ pub(super) fn load_head(conn: &mut DbConnection, game_id: i64) -> QueryResult<Op
         .collect();
     Ok(Some(GameRecord {
         game,
+        kind,
         status,
         players,
         boards,

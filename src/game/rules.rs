@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use diesel::prelude::*;
 use slowfuse_rules::bughouse::{Board, BughouseEndReason, BughouseOutcome, Team};
 use slowfuse_rules::minesweeper::{MinesweeperGame, MinesweeperOptions};
-use slowfuse_rules::{BughouseGame, Color, Game, Variant};
+use slowfuse_rules::{BughouseGame, Color, Game, GameKind, Variant};
 
 use super::record::{CorruptGame, GameRecord};
 use super::seat::{Seat, parse_color};
@@ -17,11 +17,6 @@ use super::status::GameStatus;
 use crate::db::DbConnection;
 use crate::models::Move;
 use crate::schema::game_players;
-
-/// The stored name of bughouse in `games.variant`.
-pub const BUGHOUSE: &str = "bughouse";
-/// The stored name of minesweeper in `games.variant`.
-pub const MINESWEEPER: &str = "minesweeper";
 
 /// A game as the rules crate plays it.
 #[derive(Clone, Debug)]
@@ -77,9 +72,12 @@ impl GameRecord {
     /// a bughouse or minesweeper record (see [`rules_game`]). Shared with the replay cache:
     /// reading it copies nothing.
     pub fn chess_game(&self) -> Result<Arc<Game>, CorruptGame> {
-        let variant: Variant = self.game.variant.parse().map_err(|_| {
-            self.corrupt(format!("{} is not a two-player variant", self.game.variant))
-        })?;
+        let GameKind::Chess(variant) = self.kind else {
+            return Err(self.corrupt(format!(
+                "{} is not a two-player variant",
+                self.kind.as_str()
+            )));
+        };
         let game = cached_replay(self, variant)?;
         if game.outcome().is_none()
             && self.status == GameStatus::Finished
@@ -102,8 +100,8 @@ impl GameRecord {
     /// The bughouse match as the rules see it, with any off-board ending (resignation, time,
     /// agreement) read back from the row; `CorruptGame` for any other record.
     pub fn bughouse_game(&self) -> Result<BughouseGame, CorruptGame> {
-        if self.game.variant != BUGHOUSE {
-            return Err(self.corrupt(format!("{} is not bughouse", self.game.variant)));
+        if self.kind != GameKind::Bughouse {
+            return Err(self.corrupt(format!("{} is not bughouse", self.kind.as_str())));
         }
         let game = self.replay_bughouse()?;
         if game.outcome().is_none()
@@ -118,7 +116,7 @@ impl GameRecord {
     /// The ending written in a bughouse match's row (result from team A's side, and the
     /// reason); `None` for any other game.
     pub fn stored_match_outcome(&self) -> Option<BughouseOutcome> {
-        if self.game.variant != BUGHOUSE {
+        if self.kind != GameKind::Bughouse {
             return None;
         }
         let reason = BughouseEndReason::from_name(self.game.termination.as_deref()?)?;
@@ -158,10 +156,10 @@ impl GameRecord {
 /// The game as the rules see it. Minesweeper reads its players' secret rows here, and only
 /// here: callers must never show the result to a reader but through its views.
 pub fn rules_game(conn: &mut DbConnection, record: &GameRecord) -> Result<RulesGame, RulesError> {
-    Ok(match record.game.variant.as_str() {
-        BUGHOUSE => RulesGame::Bughouse(record.bughouse_game()?),
-        MINESWEEPER => RulesGame::Minesweeper(minesweeper_game(conn, record)?),
-        _ => RulesGame::Chess(Arc::unwrap_or_clone(record.chess_game()?)),
+    Ok(match record.kind {
+        GameKind::Bughouse => RulesGame::Bughouse(record.bughouse_game()?),
+        GameKind::Minesweeper => RulesGame::Minesweeper(minesweeper_game(conn, record)?),
+        GameKind::Chess(_) => RulesGame::Chess(Arc::unwrap_or_clone(record.chess_game()?)),
     })
 }
 
@@ -369,6 +367,7 @@ mod tests {
             .collect();
         GameRecord {
             game,
+            kind: GameKind::Chess(Variant::Standard),
             status: GameStatus::Started,
             players: Vec::new(),
             boards: Vec::new(),

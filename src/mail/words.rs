@@ -2,16 +2,17 @@
 //! zone, the time left until a deadline.
 
 use chrono::NaiveDateTime;
-use slowfuse_rules::Variant;
+use slowfuse_rules::GameKind;
 
 use crate::models::User;
 use crate::usecases::email_settings::time_zone;
 
 /// A stored variant by its display name (the stored name when it is unknown).
 pub(super) fn variant_name(stored: &str) -> String {
-    stored
-        .parse::<Variant>()
-        .map_or_else(|_| stored.to_string(), |v| v.display_name().to_string())
+    stored.parse::<GameKind>().map_or_else(
+        |_| stored.to_string(),
+        |kind| kind.display_name().to_string(),
+    )
 }
 
 /// A moment (stored in UTC) as the recipient reads it: in their time zone, with its

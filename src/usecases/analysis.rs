@@ -5,10 +5,9 @@
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use slowfuse_rules::{Game, MoveTree, Variant};
+use slowfuse_rules::{Game, GameKind, MoveTree, Variant};
 
 use crate::db::DbConnection;
-use crate::game::rules::BUGHOUSE;
 use crate::schema::{analysis_trees, games};
 
 /// The largest analysis accepted, in bytes of PGN.
@@ -43,11 +42,14 @@ struct Start {
     black: String,
 }
 
-/// Whether the analysis board plays a game of this stored variant: every variant of one
+/// The variant the analysis board plays a game of this kind in, if it does: every variant of one
 /// board the rules play from a FEN. Not bughouse (two boards), nor minesweeper, whose moves
 /// would tell where the bombs are not.
-pub fn offered_for(variant: &str) -> bool {
-    variant != BUGHOUSE && variant.parse::<Variant>().is_ok()
+pub fn offered_for(kind: GameKind) -> Option<Variant> {
+    match kind {
+        GameKind::Chess(variant) => Some(variant),
+        GameKind::Bughouse | GameKind::Minesweeper => None,
+    }
 }
 
 fn start_of(conn: &mut DbConnection, game_id: i64) -> Result<Start, AnalysisError> {
@@ -57,12 +59,9 @@ fn start_of(conn: &mut DbConnection, game_id: i64) -> Result<Start, AnalysisErro
         .get_result(conn)
         .optional()?
         .ok_or(AnalysisError::NotFound)?;
-    if !offered_for(&variant) {
+    let Some(parsed) = variant.parse::<GameKind>().ok().and_then(offered_for) else {
         return Err(AnalysisError::Unsupported(variant));
-    }
-    let parsed: Variant = variant
-        .parse()
-        .map_err(|_| AnalysisError::Unsupported(variant.clone()))?;
+    };
     let game =
         Game::from_fen(parsed, &initial_fen).map_err(|e| AnalysisError::Corrupt(e.to_string()))?;
     let names = crate::game::player_names(conn, &[game_id])?;

@@ -5,8 +5,8 @@
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use slowfuse_rules::BughouseGame;
 use slowfuse_rules::bughouse::{Board, BughouseError, BughouseOutcome, Seat as BughouseSeat, Team};
+use slowfuse_rules::{BughouseGame, GameKind};
 
 use crate::db::{DbConnection, lock_game};
 use crate::game::store::{AfterMove, MoveToStore, set_bank, set_draw_offer, store_move};
@@ -155,7 +155,7 @@ pub fn act_in_match(
             return Err(MatchError::NotFound);
         }
         let record = load_game(conn, req.game_id)?.ok_or(MatchError::NotFound)?;
-        if record.game.variant != crate::game::rules::BUGHOUSE {
+        if record.kind != GameKind::Bughouse {
             return Err(MatchError::NotFound);
         }
         let seat = record

@@ -4,9 +4,8 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use slowfuse_rules::bughouse::Seat as BughouseSeat;
 use slowfuse_rules::minesweeper::{MinesweeperOptions, UnknownOptions};
-use slowfuse_rules::{Color, Variant};
+use slowfuse_rules::{Color, GameKind, Variant};
 
-use crate::game::rules::MINESWEEPER;
 use crate::usecases::minesweeper::{DEFAULT_SETUP_HOURS, MAX_SETUP_HOURS};
 
 use crate::db::DbConnection;
@@ -122,8 +121,11 @@ pub enum ChallengeError {
 
 /// A minesweeper challenge's options and setup hours, checked; `(options, None)` for any
 /// other variant, whose options are `{}`.
-fn minesweeper_terms(req: &ChallengeRequest) -> Result<(String, Option<i32>), ChallengeError> {
-    if req.variant.trim() != MINESWEEPER {
+fn minesweeper_terms(
+    req: &ChallengeRequest,
+    kind: GameKind,
+) -> Result<(String, Option<i32>), ChallengeError> {
+    if kind != GameKind::Minesweeper {
         return Ok(("{}".to_string(), None));
     }
     let options: MinesweeperOptions = req
@@ -150,17 +152,17 @@ pub fn create_challenge(
     creator_id: i64,
     req: &ChallengeRequest,
 ) -> Result<Challenge, ChallengeError> {
-    let variant_name = req.variant.trim();
-    let variant: &'static str = match variant_name.parse::<Variant>() {
-        Ok(v) if OFFERED_VARIANTS.contains(&v) => v.as_str(),
-        _ if variant_name == MINESWEEPER => MINESWEEPER,
+    let kind = match req.variant.trim().parse::<GameKind>() {
+        Ok(GameKind::Chess(v)) if OFFERED_VARIANTS.contains(&v) => GameKind::Chess(v),
+        Ok(GameKind::Minesweeper) => GameKind::Minesweeper,
         _ => {
             return Err(ChallengeError::UnknownVariant(
                 req.variant.chars().take(40).collect(),
             ));
         }
     };
-    let (variant_options, setup_hours) = minesweeper_terms(req)?;
+    let variant = kind.as_str();
+    let (variant_options, setup_hours) = minesweeper_terms(req, kind)?;
     let color = req.color.trim().to_lowercase();
     if !["white", "black", "random"].contains(&color.as_str()) {
         return Err(ChallengeError::BadColor);
@@ -354,8 +356,8 @@ impl ChallengeListing {
 
     /// The variant as people write it ("King of the Hill"), the stored name if unknown.
     pub fn variant_name(&self) -> &str {
-        match self.challenge.variant.parse::<Variant>() {
-            Ok(variant) => variant.display_name(),
+        match self.challenge.variant.parse::<GameKind>() {
+            Ok(kind) => kind.display_name(),
             Err(_) => &self.challenge.variant,
         }
     }
@@ -481,15 +483,17 @@ pub(crate) fn start_game(
     white: i64,
     black: i64,
 ) -> Result<i64, ChallengeError> {
-    if c.variant == MINESWEEPER {
-        return Ok(crate::usecases::minesweeper::create_game(
-            conn, now, random, c, white, black,
-        )?);
-    }
-    let variant: Variant = c
-        .variant
-        .parse()
-        .map_err(|_| ChallengeError::UnknownVariant(c.variant.clone()))?;
+    let variant = match c.variant.parse::<GameKind>() {
+        Ok(GameKind::Minesweeper) => {
+            return Ok(crate::usecases::minesweeper::create_game(
+                conn, now, random, c, white, black,
+            )?);
+        }
+        Ok(GameKind::Chess(variant)) => variant,
+        Ok(GameKind::Bughouse) | Err(_) => {
+            return Err(ChallengeError::UnknownVariant(c.variant.clone()));
+        }
+    };
     let start = match variant {
         // Each Chess960 game draws one of the 960 start positions.
         Variant::Chess960 => slowfuse_rules::Game::chess960(random.below(960) as u16)

@@ -3,7 +3,7 @@
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use slowfuse_rules::{DAY_SECONDS, FISCHER_PRESETS, GameOver, TimeControl};
+use slowfuse_rules::{DAY_SECONDS, FISCHER_PRESETS, GameKind, GameOver, TimeControl};
 
 use crate::db::{DbConnection, lock_game};
 use crate::game::clock::time_control_of;
@@ -150,7 +150,7 @@ pub fn expire_overdue_games(
             if !overdue {
                 return Ok(None);
             }
-            if g.variant == crate::game::rules::BUGHOUSE {
+            if record.kind == GameKind::Bughouse {
                 return Ok(
                     crate::usecases::bughouse::expire_match(conn, now, &record)?.map(|aborted| {
                         if aborted {
@@ -172,15 +172,16 @@ pub fn expire_overdue_games(
                 game_id: id,
                 source,
             };
-            let outcome = if g.variant == crate::game::rules::MINESWEEPER {
-                let game = crate::usecases::minesweeper::secret_game(conn, &record)?;
-                game.flag(record.turn()).map_err(over)?.outcome()
-            } else {
-                record
+            let outcome = match record.kind {
+                GameKind::Minesweeper => {
+                    let game = crate::usecases::minesweeper::secret_game(conn, &record)?;
+                    game.flag(record.turn()).map_err(over)?.outcome()
+                }
+                GameKind::Chess(_) | GameKind::Bughouse => record
                     .chess_game()?
                     .flag(record.turn())
                     .map_err(over)?
-                    .outcome()
+                    .outcome(),
             };
             if let Some(outcome) = outcome {
                 finish_game(conn, now, id, &outcome)?;

@@ -8,12 +8,11 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use slowfuse_engine::{EngineError, EnginePosition, Level, Limits, best_move};
 use slowfuse_rules::bughouse::Seat as BughouseSeat;
-use slowfuse_rules::{Color, TimeControl, Variant};
+use slowfuse_rules::{Color, GameKind, TimeControl};
 
 use crate::db::DbConnection;
 use crate::game::clock::to_columns;
 use crate::game::rules::board_of;
-use crate::game::rules::{BUGHOUSE, MINESWEEPER};
 use crate::game::{CorruptGame, GameRecord, GameStatus, RecordCache, read_game_cached};
 use crate::models::{Challenge, NewChallenge};
 use crate::random::Random;
@@ -179,12 +178,12 @@ pub fn start_computer_game(
     req: &ComputerGameRequest,
 ) -> Result<i64, ComputerError> {
     let level = parse_level(&req.level).ok_or(ComputerError::UnknownLevel)?;
-    let name = req.variant.trim().to_ascii_lowercase();
-    let variant: &'static str = match name.parse::<Variant>() {
-        Ok(v) if OFFERED_VARIANTS.contains(&v) => v.as_str(),
-        _ if name == MINESWEEPER => MINESWEEPER,
+    let kind = match req.variant.trim().parse::<GameKind>() {
+        Ok(GameKind::Chess(v)) if OFFERED_VARIANTS.contains(&v) => GameKind::Chess(v),
+        Ok(GameKind::Minesweeper) => GameKind::Minesweeper,
         _ => return Err(ComputerError::UnknownVariant),
     };
+    let variant = kind.as_str();
     let color = req.color.trim().to_ascii_lowercase();
     let mine = match color.as_str() {
         "white" => Color::White,
@@ -196,7 +195,7 @@ pub fn start_computer_game(
     let computer = computer_account(conn, level)?;
     let (time_control, days_per_move, initial_seconds, increment_seconds, cap_seconds) =
         to_columns(TimeControl::Unlimited);
-    let minesweeper = variant == MINESWEEPER;
+    let minesweeper = kind == GameKind::Minesweeper;
     let new = NewChallenge {
         creator_id: user_id,
         opponent_id: Some(computer),
@@ -337,10 +336,10 @@ pub fn play_computer_turn(
     let Some(seat) = record.seat_of(turn.user_id) else {
         return Ok(None);
     };
-    if record.game.variant == BUGHOUSE {
+    if record.kind == GameKind::Bughouse {
         return play_match_turn(conn, now, &record, turn, (level, limits));
     }
-    let minesweeper = record.game.variant == MINESWEEPER;
+    let minesweeper = record.kind == GameKind::Minesweeper;
     if record.status == GameStatus::Setup && minesweeper {
         let game = crate::usecases::minesweeper::secret_game(conn, &record)?;
         if game.bombs_placed(seat.color) >= game.options().bombs_of(Some(seat.color)) {

@@ -9,10 +9,9 @@ use chrono::{Duration, NaiveDateTime};
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DbError};
 use slowfuse_engine::{Eval, Judgement, judge};
-use slowfuse_rules::Color;
+use slowfuse_rules::{Color, GameKind, Variant};
 
 use crate::db::DbConnection;
-use crate::game::rules::{BUGHOUSE, MINESWEEPER};
 use crate::game::{GameRecord, GameStatus};
 use crate::schema::{engine_analyses, engine_analysis_plies, games};
 
@@ -48,12 +47,18 @@ pub enum EngineAnalysisError {
     Db(#[from] DbError),
 }
 
-/// Whether the engine analyses games of this stored variant: every one-board variant the rules
-/// play; not bughouse (two boards, pieces passed between them) nor minesweeper (hidden bombs).
-pub fn offered_for(variant: &str) -> bool {
-    variant != BUGHOUSE
-        && variant != MINESWEEPER
-        && variant.parse::<slowfuse_rules::Variant>().is_ok()
+/// Whether the engine analyses games of this kind: every one-board variant the rules play;
+/// not bughouse (two boards, pieces passed between them) nor minesweeper (hidden bombs).
+pub fn offered_for(kind: GameKind) -> bool {
+    match kind {
+        GameKind::Chess(_) => true,
+        GameKind::Bughouse | GameKind::Minesweeper => false,
+    }
+}
+
+/// [`offered_for`] a stored variant name (unknown names are not analysed).
+fn offered_for_stored(variant: &str) -> bool {
+    variant.parse::<GameKind>().is_ok_and(offered_for)
 }
 
 /// What asking for an analysis did.
@@ -84,7 +89,7 @@ pub fn request_analysis(
         Ok(GameStatus::Aborted) => return Err(EngineAnalysisError::Aborted),
         _ => return Err(EngineAnalysisError::NotOver),
     }
-    if !offered_for(&variant) {
+    if !offered_for_stored(&variant) {
         return Err(EngineAnalysisError::Unsupported(variant));
     }
     if let Some(existing) = stored_status_of(conn, game_id)? {
@@ -179,14 +184,14 @@ pub fn queue_rated_games(
         .filter(games::status.eq(GameStatus::Finished.as_str()))
         .filter(games::rated.eq(true))
         .filter(games::finished_at.ge(since))
-        .filter(games::variant.ne_all([BUGHOUSE, MINESWEEPER]))
+        .filter(games::variant.eq_any(Variant::ALL.iter().map(|v| v.as_str())))
         .select((games::id, games::variant))
         .order(games::finished_at.asc())
         .limit(100)
         .load(conn)?;
     let mut queued = Vec::new();
     for (id, variant) in candidates {
-        if !offered_for(&variant) {
+        if !offered_for_stored(&variant) {
             continue;
         }
         match request_analysis(conn, now, id, None) {
@@ -503,7 +508,7 @@ pub fn read_review_of(
     conn: &mut DbConnection,
     record: &GameRecord,
 ) -> QueryResult<Option<EngineReview>> {
-    if !offered_for(&record.game.variant) {
+    if !offered_for(record.kind) {
         return Ok(None);
     }
     let moves: Vec<&str> = record.moves.iter().map(|m| m.uci.as_str()).collect();
@@ -607,11 +612,11 @@ mod tests {
 
     #[test]
     fn only_one_board_games_without_secrets_are_offered() {
-        assert!(offered_for("atomic"));
-        assert!(offered_for("standard"));
-        assert!(offered_for("antichess"));
-        assert!(!offered_for("bughouse"));
-        assert!(!offered_for("minesweeper"));
-        assert!(!offered_for("nonsense"));
+        assert!(offered_for_stored("atomic"));
+        assert!(offered_for_stored("standard"));
+        assert!(offered_for_stored("antichess"));
+        assert!(!offered_for_stored("bughouse"));
+        assert!(!offered_for_stored("minesweeper"));
+        assert!(!offered_for_stored("nonsense"));
     }
 }

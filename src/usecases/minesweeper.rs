@@ -10,11 +10,11 @@ use diesel::prelude::*;
 use slowfuse_rules::minesweeper::{
     BombError, MinesweeperGame, MinesweeperOptions, PlayError as RulesPlayError, Square,
 };
-use slowfuse_rules::{Color, Outcome, PlayedMove, STANDARD_START_FEN};
+use slowfuse_rules::{Color, GameKind, Outcome, PlayedMove, STANDARD_START_FEN};
 
 use crate::db::{DbConnection, lock_game};
 use crate::game::clock::{challenge_time_control, deadline, leave_periods};
-use crate::game::rules::{MINESWEEPER, RulesError};
+use crate::game::rules::RulesError;
 use crate::game::store::{
     AfterMove, MoveToStore, create_board, set_bank, set_deadline, set_draw_offer, store_move,
     write_secret_state, write_started,
@@ -134,7 +134,7 @@ pub fn create_game(
         (GameStatus::Started, deadline(tc, now, bank, &leave))
     };
     let start = crate::game::store::GameStart {
-        variant: MINESWEEPER,
+        variant: GameKind::Minesweeper.as_str(),
         initial_fen: STANDARD_START_FEN,
         status,
         deadline: first_deadline,
@@ -255,7 +255,7 @@ pub fn own_bombs(
     user_id: i64,
 ) -> Result<Vec<String>, MinesError> {
     let record = load_game(conn, game_id)?.ok_or(MinesError::NotFound)?;
-    if record.game.variant != MINESWEEPER {
+    if record.kind != GameKind::Minesweeper {
         return Err(MinesError::NotFound);
     }
     let color = record.seat_of(user_id).ok_or(MinesError::NotAPlayer)?.color;
@@ -277,7 +277,7 @@ fn locked_player(
         return Err(MinesError::NotFound);
     }
     let record = load_game(conn, game_id)?.ok_or(MinesError::NotFound)?;
-    if record.game.variant != MINESWEEPER {
+    if record.kind != GameKind::Minesweeper {
         return Err(MinesError::NotFound);
     }
     let color = record.seat_of(user_id).ok_or(MinesError::NotAPlayer)?.color;

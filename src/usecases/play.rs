@@ -5,11 +5,11 @@ use std::sync::Arc;
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use slowfuse_rules::{ClaimError, MoveError};
+use slowfuse_rules::{ClaimError, GameKind, MoveError};
 
 use crate::db::{DbConnection, lock_game};
 use crate::game::clock::time_control_of;
-use crate::game::rules::{MINESWEEPER, remember_replay};
+use crate::game::rules::remember_replay;
 use crate::game::store::{set_bank, set_deadline, set_draw_offer};
 use crate::game::{
     CorruptGame, GameRecord, RecordCache, Seat, load_game, load_game_cached, read_game_cached,
@@ -223,7 +223,7 @@ fn check_turn(
     req: &ActionRequest,
     now: NaiveDateTime,
 ) -> Result<(Seat, bool), PlayError> {
-    if record.game.variant == crate::game::rules::BUGHOUSE {
+    if record.kind == GameKind::Bughouse {
         return Err(PlayError::IsMatch);
     }
     let me = record.seat_of(req.user_id).ok_or(PlayError::NotAPlayer)?;
@@ -258,7 +258,7 @@ fn act_locked(
         return Err(PlayError::NotFound);
     }
     let record = load_game(conn, req.game_id)?.ok_or(PlayError::NotFound)?;
-    if record.game.variant == MINESWEEPER {
+    if record.kind == GameKind::Minesweeper {
         let action = minesweeper_action(&req.action)?;
         return Ok(minesweeper::perform(
             conn,
@@ -308,7 +308,7 @@ fn move_before_lock(
 ) -> Result<GameRecord, PlayError> {
     let judged = records
         .last_read(req.game_id)
-        .filter(|kept| kept.game.variant != MINESWEEPER)
+        .filter(|kept| kept.kind != GameKind::Minesweeper)
         .and_then(|kept| judge_move(kept, now, req, input).ok());
     let (record, prepared) = match judged {
         Some(judged) => judged,
@@ -316,7 +316,7 @@ fn move_before_lock(
             // One snapshot: the row, the boards and the moves as of one moment.
             let record =
                 read_game_cached(conn, records, req.game_id)?.ok_or(PlayError::NotFound)?;
-            if record.game.variant == MINESWEEPER {
+            if record.kind == GameKind::Minesweeper {
                 // Its rules read the secret rows: judged and stored with the game locked.
                 let answer = crate::db::write_transaction(conn, |conn| {
                     act_locked(conn, now, req, message)?;
@@ -422,7 +422,7 @@ pub fn preview_move(
     }
     let record = read_game_cached(conn, records, req.game_id)?.ok_or(PlayError::NotFound)?;
     let (me, _) = check_turn(&record, req, now)?;
-    if record.game.variant == MINESWEEPER {
+    if record.kind == GameKind::Minesweeper {
         return Err(PlayError::Minesweeper(MinesError::NotOffered(
             "showing a move before it is sent",
         )));

@@ -5,11 +5,10 @@ use chrono::{NaiveDate, NaiveDateTime};
 use diesel::prelude::*;
 use diesel::sql_types::Bool;
 use serde::{Deserialize, Serialize};
-use slowfuse_rules::{Color, Variant};
+use slowfuse_rules::{Color, GameKind, Variant};
 
 use crate::db::{DbConnection, MultiBackend};
 use crate::game::color_name;
-use crate::game::rules::{BUGHOUSE, MINESWEEPER};
 use crate::models::Game;
 use crate::openings::position_key;
 use crate::schema::{book_moves, game_imports, game_players, game_tags, games, users};
@@ -263,22 +262,15 @@ impl SearchParams {
             player = opponent.take();
             color = color.map(|c| !c);
         }
-        let (variant, variant_name) = match self.variant.trim() {
-            "" | "any" => (None, None),
-            v if v.eq_ignore_ascii_case(BUGHOUSE) => (None, Some(BUGHOUSE)),
-            v if v.eq_ignore_ascii_case(MINESWEEPER) => (None, Some(MINESWEEPER)),
-            v => {
-                let parsed = v.parse::<Variant>().map_err(|_| {
-                    let names: Vec<&str> = Variant::ALL
-                        .iter()
-                        .map(|v| v.as_str())
-                        .chain([BUGHOUSE, MINESWEEPER])
-                        .collect();
-                    SearchError::UnknownVariant(v.chars().take(40).collect(), names.join(", "))
-                })?;
-                (Some(parsed), Some(parsed.as_str()))
-            }
+        let kind = match self.variant.trim() {
+            "" | "any" => None,
+            v => Some(v.parse::<GameKind>().map_err(|_| {
+                let names: Vec<&str> = GameKind::all().map(GameKind::as_str).collect();
+                SearchError::UnknownVariant(v.chars().take(40).collect(), names.join(", "))
+            })?),
         };
+        let (variant, variant_name) =
+            (kind.and_then(GameKind::variant), kind.map(GameKind::as_str));
         let result = match self.result.trim().to_lowercase().as_str() {
             "" | "any" => None,
             "1-0" => Some("1-0"),

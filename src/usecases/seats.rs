@@ -3,11 +3,11 @@
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
+use slowfuse_rules::GameKind;
 use slowfuse_rules::bughouse::{self, Seat as BughouseSeat};
 
 use crate::db::DbConnection;
 use crate::game::clock::{challenge_time_control, deadline, leave_periods, to_columns};
-use crate::game::rules::BUGHOUSE;
 use crate::game::store::{GameStart, insert_game, insert_player};
 use crate::game::{from_bughouse, parse_bughouse_seat};
 use crate::models::{Challenge, NewChallenge, NewChallengeSeat};
@@ -136,7 +136,7 @@ pub fn create_seated_challenge(
         opponent_id: None,
         kind: kind.as_str(),
         share_token: &token,
-        variant: BUGHOUSE,
+        variant: GameKind::Bughouse.as_str(),
         color: "any",
         time_control,
         days_per_move,
@@ -316,7 +316,7 @@ fn start_match(
         board_deadlines.push(deadline(tc, now, bank, &leave));
     }
     let start = GameStart {
-        variant: BUGHOUSE,
+        variant: GameKind::Bughouse.as_str(),
         initial_fen: &initial_fen,
         status: crate::game::GameStatus::Started,
         deadline: board_deadlines.iter().flatten().min().copied(),

@@ -7,6 +7,7 @@ use actix_web::http::{Method, StatusCode};
 use actix_web::{FromRequest, HttpRequest, HttpResponse, web};
 use serde::Deserialize;
 use serde_json::json;
+use slowfuse_rules::GameKind;
 
 use crate::db::DbConnection;
 use crate::game::{GameRecord, color_name, load_game, read_game_cached};
@@ -315,7 +316,7 @@ async fn create_challenge(
             state.settings.server.public_url
         )
     };
-    if b.variant.trim() == crate::game::rules::BUGHOUSE {
+    if let Ok(GameKind::Bughouse) = b.variant.trim().parse::<GameKind>() {
         let flags = (b.link_only, b.rated, b.auto_flag.unwrap_or(true), b.private);
         let req = bughouse::seated_request(b.seat, time, b.invite, flags);
         if let Some(level) = b.fill_with_computer {
@@ -426,7 +427,7 @@ async fn accept_challenge(
         .db(move |c| challenges::challenge_by_id(c, id))
         .await??
         .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "challenge not found"))?;
-    if challenge.variant == crate::game::rules::BUGHOUSE {
+    if let Ok(GameKind::Bughouse) = challenge.variant.parse::<GameKind>() {
         return bughouse::take_seat(&state, user.id, id, body.seat, token).await;
     }
     let game_id = state
@@ -579,7 +580,7 @@ async fn get_game(
         .db(move |c| read_game_cached(c, &records, id))
         .await??
         .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "game not found"))?;
-    if record.game.variant == crate::game::rules::BUGHOUSE {
+    if let GameKind::Bughouse = record.kind {
         return bughouse::match_answer(&state, id, viewer.0).await;
     }
     game_answer(&state, record, viewer.0).await
@@ -593,7 +594,7 @@ async fn game_answer(
     viewer: Option<i64>,
 ) -> Result<HttpResponse, ApiError> {
     let mut json = game_json_for(&record, state.now(), viewer);
-    if record.game.variant == crate::game::rules::MINESWEEPER {
+    if let GameKind::Minesweeper = record.kind {
         let copy = record.clone();
         let game = state
             .db(move |c| crate::usecases::minesweeper::secret_game(c, &copy))

@@ -5,6 +5,7 @@
 use crate::web::route_table::{Access::Public, Routes};
 use actix_web::{HttpResponse, web};
 use serde::Deserialize;
+use slowfuse_rules::GameKind;
 
 use crate::export::raster::{game_gif as draw_gif, position_png};
 use crate::export::svg::{Picture, Style, boards_svg, is_piece_set, theme_colours};
@@ -67,20 +68,20 @@ async fn game_bpgn(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, WebError> {
-    if record_variant(&state, &path).await? != crate::game::rules::BUGHOUSE {
-        return Err(WebError::NotFound);
+    match kind_of_game(&state, &path).await? {
+        GameKind::Bughouse => game_pgn(state, path).await,
+        GameKind::Chess(_) | GameKind::Minesweeper => Err(WebError::NotFound),
     }
-    game_pgn(state, path).await
 }
 
-/// The stored variant of the game named in the path, or 404.
-async fn record_variant(state: &AppState, raw: &str) -> Result<String, WebError> {
+/// The kind of the game named in the path, or 404.
+async fn kind_of_game(state: &AppState, raw: &str) -> Result<GameKind, WebError> {
     let id: i64 = raw.parse().map_err(|_| WebError::NotFound)?;
     let record = state
         .db(move |c| read_game(c, id))
         .await??
         .ok_or(WebError::NotFound)?;
-    Ok(record.game.variant)
+    Ok(record.kind)
 }
 
 /// A `ply` of the query: a number from 0, or `None` for now.

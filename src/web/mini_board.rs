@@ -2,7 +2,7 @@
 //! from one side with its last move marked, drawn from the stored FEN's piece placement alone
 //! (no replay, nothing secret), shown as one link to the game (`templates/_mini_board.html`).
 
-use slowfuse_rules::{Color, Variant};
+use slowfuse_rules::{Color, GameKind};
 
 use crate::usecases::boards::BoardSnapshot;
 use crate::usecases::preferences::Preferences;
@@ -165,11 +165,11 @@ fn move_squares(uci: &str) -> [Option<u8>; 2] {
     }
 }
 
-/// A stored variant name as shown: `Atomic`, `King of the Hill`; `Bughouse` for the variants
-/// the rules crate keeps apart.
+/// A stored variant name as shown: `Atomic`, `King of the Hill`, `Bughouse`; an unknown name
+/// with its first letter in capitals.
 pub fn variant_words(stored: &str) -> String {
-    match stored.parse::<Variant>() {
-        Ok(v) => v.display_name().to_string(),
+    match stored.parse::<GameKind>() {
+        Ok(kind) => kind.display_name().to_string(),
         Err(_) => {
             let mut chars = stored.chars();
             chars.next().map_or_else(String::new, |first| {

@@ -6,7 +6,7 @@ use crate::web::route_table::{Access, Routes};
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, web};
 use serde_json::{Value, json};
-use slowfuse_rules::Game;
+use slowfuse_rules::{Game, GameKind};
 
 use crate::game::read_game_cached;
 use crate::web::AppState;
@@ -84,12 +84,7 @@ async fn game_plies(
         .db(move |c| read_game_cached(c, &records, id))
         .await??
         .ok_or(WebError::NotFound)?;
-    if [
-        crate::game::rules::BUGHOUSE,
-        crate::game::rules::MINESWEEPER,
-    ]
-    .contains(&record.game.variant.as_str())
-    {
+    if let GameKind::Bughouse | GameKind::Minesweeper = record.kind {
         // A match has two boards, and a minesweeper game's positions come from its rules'
         // views: their pages draw from their own JSON, not from plies.
         return Err(WebError::NotFound);

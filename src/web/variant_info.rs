@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use pulldown_cmark::{Options, Parser, html};
-use slowfuse_rules::Variant;
+use slowfuse_rules::{GameKind, Variant};
 
 /// The variant pages, as written for readers of the repository.
 const VARIANTS_MD: &str = include_str!("../../docs/variants.md");
@@ -15,17 +15,26 @@ const VARIANTS_MD: &str = include_str!("../../docs/variants.md");
 /// The heading of the section that applies to every variant.
 const SHARED: &str = "What every variant shares";
 
-/// The HTML of `variant`'s rules: its own section, then the shared one.
-pub fn variant_info_html(variant: Variant) -> &'static str {
-    static PAGES: OnceLock<HashMap<Variant, String>> = OnceLock::new();
+/// The HTML of the rules of a kind of game: its own section, then the shared one.
+pub fn variant_info_html(kind: GameKind) -> &'static str {
+    static PAGES: OnceLock<HashMap<GameKind, String>> = OnceLock::new();
     PAGES
         .get_or_init(|| render_all(VARIANTS_MD))
-        .get(&variant)
+        .get(&kind)
         .map_or("", String::as_str)
 }
 
-/// One line saying what makes `variant` itself, for lists of variants.
-pub fn variant_tagline(variant: Variant) -> &'static str {
+/// One line saying what makes a kind of game itself, for lists of variants.
+pub fn variant_tagline(kind: GameKind) -> &'static str {
+    let variant = match kind {
+        GameKind::Chess(variant) => variant,
+        GameKind::Bughouse => {
+            return "Four players, two boards: pieces you capture go to your partner's hand.";
+        }
+        GameKind::Minesweeper => {
+            return "Hide bombs on your opponent's half; a piece that lands on one is blown up.";
+        }
+    };
     match variant {
         Variant::Standard => "Orthodox chess, one move at a time.",
         Variant::Chess960 => "The back rank shuffled: one of 960 start positions.",
@@ -73,20 +82,19 @@ fn anchor_of(heading: &str) -> String {
         .collect()
 }
 
-fn render_all(markdown: &str) -> HashMap<Variant, String> {
+fn render_all(markdown: &str) -> HashMap<GameKind, String> {
     let sections = sections(markdown);
     let shared = sections
         .iter()
         .find(|(heading, _)| *heading == SHARED)
         .map_or("", |(_, body)| body);
-    Variant::ALL
-        .iter()
-        .filter_map(|&variant| {
+    GameKind::all()
+        .filter_map(|kind| {
             let (_, own) = sections
                 .iter()
-                .find(|(heading, _)| *heading == variant.display_name())?;
+                .find(|(heading, _)| *heading == kind.display_name())?;
             let text = format!("{own}\n\n### {SHARED}\n\n{shared}");
-            Some((variant, to_html(&text)))
+            Some((kind, to_html(&text)))
         })
         .collect()
 }
@@ -117,7 +125,7 @@ mod tests {
 
     #[test]
     fn every_variant_has_its_rules_and_the_shared_ones() {
-        for &variant in Variant::ALL {
+        for variant in GameKind::all() {
             let page = variant_info_html(variant);
             assert!(
                 page.contains("Draws that must be claimed"),
@@ -125,7 +133,7 @@ mod tests {
             );
             assert!(page.len() > 600, "{variant:?} has a section of its own");
         }
-        let atomic = variant_info_html(Variant::Atomic);
+        let atomic = variant_info_html(GameKind::Chess(Variant::Atomic));
         assert!(
             atomic.contains("<strong>Captures explode.</strong>"),
             "{atomic}"
@@ -134,13 +142,15 @@ mod tests {
             !atomic.contains("Orthodox chess under FIDE"),
             "only its own section"
         );
-        assert!(variant_info_html(Variant::Crazyhouse).contains("<code>N@f3</code>"));
+        assert!(
+            variant_info_html(GameKind::Chess(Variant::Crazyhouse)).contains("<code>N@f3</code>")
+        );
     }
 
     #[test]
     fn every_playable_variant_has_an_anchor_on_the_variants_page() {
         let sections = variant_sections();
-        for &variant in Variant::ALL {
+        for variant in GameKind::all() {
             let section = sections
                 .iter()
                 .find(|s| s.anchor == variant.as_str())

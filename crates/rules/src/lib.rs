@@ -9,7 +9,8 @@
 //! pgn-reader) by [`read_pgn`].
 //! Bughouse, two linked crazyhouse boards, lives in [`bughouse`], with its
 //! BPGN records. Minesweeper, with its hidden bombs and the views that keep
-//! them secret, lives in [`minesweeper`].
+//! them secret, lives in [`minesweeper`]. [`GameKind`] names which of the three a variant
+//! name is.
 //!
 //! ```
 //! use slowfuse_rules::{Game, Variant};
@@ -30,6 +31,7 @@ mod error;
 mod fen;
 mod game;
 mod input;
+mod kind;
 pub mod minesweeper;
 mod outcome;
 mod perft;
@@ -50,6 +52,7 @@ pub use fen::STANDARD_START_FEN;
 pub use game::{
     BoardArray, Game, PlayedMove, PlyMarks, Pocket, Pockets, legal_moves_from_fen, square_index,
 };
+pub use kind::GameKind;
 pub use outcome::{EndReason, Outcome, UnknownEndReason};
 pub use perft::{
     PerftOptions, perft_divide_from_fen, perft_from_fen, perft_from_fen_with,

@@ -9,8 +9,8 @@ use actix_web::http::StatusCode;
 use chrono::NaiveDateTime;
 use serde::Serialize;
 use serde_json::{Value, json};
-use slowfuse_rules::BughouseGame;
 use slowfuse_rules::bughouse::{Board, Seat as BughouseSeat};
+use slowfuse_rules::{BughouseGame, GameKind};
 
 use crate::game::{GameRecord, Seat, color_name, from_bughouse, load_game_cached};
 use crate::usecases::bughouse::{
@@ -231,7 +231,7 @@ pub fn match_json(
     };
     MatchJson {
         id: g.id,
-        variant: crate::game::rules::BUGHOUSE,
+        variant: GameKind::Bughouse.as_str(),
         status: record.status.as_str(),
         result: g.result.clone(),
         termination: g.termination.clone(),

@@ -86,7 +86,7 @@ pub fn engine_panel(
     shown: u32,
 ) -> EnginePanel {
     let closed = record.status.is_running();
-    let offered = engine_analysis::offered_for(&record.game.variant);
+    let offered = engine_analysis::offered_for(record.kind);
     let mut panel = EnginePanel {
         closed,
         offered,

@@ -1,7 +1,7 @@
 //! The game's information lines: the variant with its rules ("Variant information") and the
 //! material balance at the ply shown.
 
-use slowfuse_rules::{Game, Variant};
+use slowfuse_rules::{Game, GameKind};
 
 use crate::web::material::material_line;
 use crate::web::variant_info::variant_info_html;
@@ -17,19 +17,12 @@ pub struct VariantPanel {
     pub info: &'static str,
 }
 
-/// The variant panel of a game stored as `variant`.
-pub fn variant_panel(variant: &str) -> VariantPanel {
-    match variant.parse::<Variant>() {
-        Ok(v) => VariantPanel {
-            key: v.as_str().to_string(),
-            name: v.display_name().to_string(),
-            info: variant_info_html(v),
-        },
-        Err(_) => VariantPanel {
-            key: variant.to_string(),
-            name: variant.to_string(),
-            info: "",
-        },
+/// The variant panel of a game of this kind.
+pub fn variant_panel(kind: GameKind) -> VariantPanel {
+    VariantPanel {
+        key: kind.as_str().to_string(),
+        name: kind.display_name().to_string(),
+        info: variant_info_html(kind),
     }
 }
 
@@ -45,11 +38,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_known_variant_is_named_and_explained_an_unknown_one_only_named() {
-        let atomic = variant_panel("atomic");
-        assert_eq!(atomic.name, "Atomic");
-        assert!(!atomic.info.is_empty());
-        assert_eq!(variant_panel("fairy").name, "fairy");
-        assert!(variant_panel("fairy").info.is_empty());
+    fn every_kind_is_named_and_explained() {
+        let atomic = variant_panel(GameKind::Chess(slowfuse_rules::Variant::Atomic));
+        assert_eq!(
+            (atomic.key.as_str(), atomic.name.as_str()),
+            ("atomic", "Atomic")
+        );
+        for kind in GameKind::all() {
+            let panel = variant_panel(kind);
+            assert_eq!(panel.name, kind.display_name());
+            assert!(!panel.info.is_empty(), "{kind:?} is explained");
+        }
     }
 }

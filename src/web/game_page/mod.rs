@@ -23,7 +23,7 @@ use askama::Template;
 use std::sync::Arc;
 
 use chrono::NaiveDateTime;
-use slowfuse_rules::{Game, PlayedMove};
+use slowfuse_rules::{Game, GameKind, PlayedMove};
 
 use crate::game::{
     GameRecord, LeaveTaken, RecordCache, leave_taken, load_game_cached, read_game_cached,
@@ -252,7 +252,7 @@ impl GamePage {
             players: players::players(&standing, &viewer),
             status: status::status_panel(&standing, &me, input.now),
             material: info::material_text(game, view_ply),
-            variant: info::variant_panel(&record.game.variant),
+            variant: info::variant_panel(record.kind),
             talk: talk::talk_view(record, &viewer, talk),
             my_tags: tags::tag_box(&viewer, &extras.tags, refusal),
             my_conditional: extras.conditional,
@@ -264,7 +264,7 @@ impl GamePage {
             imported: record.imported.as_ref().map(imported_line),
             confirm: preview.cloned(),
             resign_question,
-            analysis_offered: crate::usecases::analysis::offered_for(&record.game.variant),
+            analysis_offered: crate::usecases::analysis::offered_for(record.kind).is_some(),
             engine: engine::engine_panel(
                 record,
                 move_lines::Numbering::of(game),
@@ -274,7 +274,7 @@ impl GamePage {
             ),
             og: share::open_graph(
                 record,
-                &info::variant_panel(&record.game.variant).name,
+                &info::variant_panel(record.kind).name,
                 input.public_url,
             ),
             share_url: format!(
@@ -353,12 +353,12 @@ pub async fn draw(
         .db(move |c| load(c, &records, id, me, now))
         .await??
         .ok_or(WebError::NotFound)?;
-    if record.game.variant == crate::game::rules::BUGHOUSE {
+    if let GameKind::Bughouse = record.kind {
         // Two boards and four players: the match has a page of its own.
         let occasion = crate::web::match_page::MatchOccasion::View;
         return crate::web::match_page::draw(state, session, id, occasion).await;
     }
-    if record.game.variant == crate::game::rules::MINESWEEPER {
+    if let GameKind::Minesweeper = record.kind {
         // Hidden bombs: a page made from the rules' view for this one reader.
         let refusal = match &occasion {
             Occasion::Refused(r) => Some((

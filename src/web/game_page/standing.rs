@@ -2,7 +2,7 @@
 //! JSON): status and result, turn, draw offer, deadline, time control, clocks and leave.
 
 use chrono::NaiveDateTime;
-use slowfuse_rules::{Color, EndReason, TimeControl};
+use slowfuse_rules::{Color, EndReason, GameKind, TimeControl};
 
 use crate::game::clock::time_control_of;
 use crate::game::{GameRecord, GameStatus, Seat};
@@ -122,8 +122,7 @@ impl Standing {
 /// Who may take a move back (see `usecases::takeback`): the person playing the computer in a
 /// casual two-player game, once they have a move on the board.
 fn takeback_for(record: &GameRecord) -> Option<Color> {
-    let two_player = record.game.variant != crate::game::rules::MINESWEEPER
-        && record.game.variant != crate::game::rules::BUGHOUSE;
+    let two_player = matches!(record.kind, GameKind::Chess(_));
     if record.game.rated || !two_player || record.status != GameStatus::Started {
         return None;
     }

@@ -5,6 +5,7 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
+use slowfuse_rules::GameKind;
 
 use crate::models::Challenge;
 use crate::usecases::challenges::{
@@ -32,11 +33,11 @@ fn variant_choices() -> Vec<VariantChoice> {
         })
         .collect();
     choices.push(VariantChoice {
-        value: crate::game::rules::MINESWEEPER,
-        label: "Minesweeper",
+        value: GameKind::Minesweeper.as_str(),
+        label: GameKind::Minesweeper.display_name(),
     });
     choices.push(VariantChoice {
-        value: crate::game::rules::BUGHOUSE,
+        value: GameKind::Bughouse.as_str(),
         label: "Bughouse (four players)",
     });
     choices
@@ -153,7 +154,7 @@ pub async fn create(
     check_csrf(&session, &form.csrf_token)?;
     let form = form.into_inner();
     let opponent = form.opponent.clone().unwrap_or_default();
-    if form.variant == crate::game::rules::BUGHOUSE {
+    if let Ok(GameKind::Bughouse) = form.variant.parse::<GameKind>() {
         return create_seated(&state, &session, me, form).await;
     }
     let time = form_time(&form);
@@ -431,7 +432,7 @@ pub async fn accept(
                 let Some(challenge) = challenges::challenge_by_id(c, id)? else {
                     return Ok(Err(ChallengeError::NotFound));
                 };
-                if challenge.variant != crate::game::rules::BUGHOUSE {
+                if challenge.variant.parse::<GameKind>() != Ok(GameKind::Bughouse) {
                     return Ok(challenges::accept_challenge(
                         c,
                         now,

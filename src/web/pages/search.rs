@@ -6,7 +6,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use std::collections::HashMap;
 
-use slowfuse_rules::{Color, Variant};
+use slowfuse_rules::{Color, GameKind};
 
 use crate::usecases::boards::{BoardSnapshot, board_snapshots};
 use crate::usecases::preferences::{Preferences, preferences_of};
@@ -175,22 +175,11 @@ fn page(
         logged_in: session::current_user_id(session).is_some(),
         params,
         error,
-        variants: Variant::ALL
-            .iter()
-            .map(|v| VariantChoice {
-                value: v.as_str(),
-                label: v.display_name(),
+        variants: GameKind::all()
+            .map(|kind| VariantChoice {
+                value: kind.as_str(),
+                label: kind.display_name(),
             })
-            .chain([
-                VariantChoice {
-                    value: crate::game::rules::BUGHOUSE,
-                    label: "Bughouse",
-                },
-                VariantChoice {
-                    value: crate::game::rules::MINESWEEPER,
-                    label: "Minesweeper",
-                },
-            ])
             .collect(),
         results,
     }

@@ -5,7 +5,7 @@ use actix_session::Session;
 use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use askama::Template;
-use slowfuse_rules::{Color, Variant};
+use slowfuse_rules::{Color, GameKind};
 
 use crate::game::color_name;
 use crate::usecases::boards::board_snapshots;
@@ -59,12 +59,11 @@ pub async fn show(state: &AppState, session: &Session) -> Result<HttpResponse, W
             .iter()
             .filter_map(|g| Some(showcase_board(g, boards.get(&g.id)?, &look)))
             .collect(),
-        variants: Variant::ALL
-            .iter()
-            .map(|&v| VariantLine {
-                name: v.display_name(),
-                line: variant_tagline(v),
-                anchor: v.as_str(),
+        variants: GameKind::all()
+            .map(|kind| VariantLine {
+                name: kind.display_name(),
+                line: variant_tagline(kind),
+                anchor: kind.as_str(),
             })
             .collect(),
         challenges,
