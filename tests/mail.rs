@@ -124,6 +124,16 @@ impl Env {
         assert_eq!(r.status, 200, "{action}: {}", r.body);
     }
 
+    /// A move on one board of a bughouse match.
+    fn play_on(&self, game: i64, token: &str, board: &str, mv: &str, ply: i64) {
+        let r = self.app.post(
+            &format!("/api/v1/games/{game}/moves"),
+            Some(token),
+            json!({"board": board, "move": mv, "ply": ply}),
+        );
+        assert_eq!(r.status, 200, "{mv} on board {board}: {}", r.body);
+    }
+
     fn settings_of(&self, token: &str) -> Value {
         let r = self.app.get("/api/v1/me/notifications", Some(token));
         assert_eq!(r.status, 200, "{}", r.body);
@@ -163,6 +173,7 @@ mail_tests!(
     the_daily_digest_lists_games_awaiting_the_move_most_urgent_first,
     events_held_for_the_digest_go_at_once_when_the_kind_is_set_back,
     old_finished_mail_is_deleted_and_waiting_mail_kept,
+    each_seat_of_a_bughouse_match_reads_its_mails_and_results_from_its_own_side,
 );
 
 fn a_move_puts_one_correct_multipart_mail_into_the_smtp_servers_hands(env: &mut Env) {
@@ -1560,4 +1571,112 @@ fn old_finished_mail_is_deleted_and_waiting_mail_kept(env: &mut Env) {
     );
     assert_eq!(counts.get("held"), Some(&1), "{counts:?}");
     assert_eq!(counts.get("pending"), None, "{counts:?}");
+}
+
+/// The mails and the home page of each of the four seats, from the match's start to its end:
+/// nobody is told of a first move nobody played, the creator learns who took the seats, and
+/// the board-b players read the result from their team's side.
+fn each_seat_of_a_bughouse_match_reads_its_mails_and_results_from_its_own_side(env: &mut Env) {
+    let [alice, bob, carol, dave] = ["alice", "bob", "carol", "dave"].map(|n| env.verified_user(n));
+    let start = env.sink.mails().len();
+    // alice A1 and dave A2 against bob B1 and carol B2.
+    let g = env.app.bughouse_match([&alice, &bob, &carol, &dave]);
+    env.settle();
+    let mails = env.mails_since(start);
+    let accepted: Vec<&Mail> = mails
+        .iter()
+        .filter(|m| m.subject().contains("challenge accepted"))
+        .collect();
+    assert_eq!(accepted.len(), 1, "the creator alone: {mails:#?}");
+    assert!(accepted[0].is_to("alice"));
+    let text = accepted[0].text();
+    assert!(
+        text.contains("Every seat of your bughouse challenge is taken")
+            && text.contains("You play white on board a, with dave against bob & carol.")
+            && text.contains("It is your move."),
+        "{text}"
+    );
+    // The two players to move on their boards (alice on a, carol on b) are told the first
+    // move is theirs; nobody reads that someone played one.
+    for name in ["alice", "carol"] {
+        let yours: Vec<&Mail> = mails
+            .iter()
+            .filter(|m| m.is_to(name) && m.subject().ends_with(": your move"))
+            .collect();
+        assert_eq!(yours.len(), 1, "{name}: {mails:#?}");
+        let text = yours[0].text();
+        assert!(
+            text.contains("the first move on your board is yours"),
+            "{text}"
+        );
+        assert!(!text.contains("played"), "{text}");
+        assert!(!yours[0].html().contains("played"), "{}", yours[0].html());
+    }
+    for name in ["bob", "dave"] {
+        assert!(
+            !mails
+                .iter()
+                .any(|m| m.is_to(name) && m.subject().ends_with(": your move")),
+            "{name} is not to move"
+        );
+    }
+    env.play_on(g, &alice, "a", "e4", 0);
+    env.play_on(g, &carol, "b", "d4", 0);
+    let before_end = env.sink.mails().len();
+    // carol (B2) resigns on board b: team A wins.
+    let r = env.app.post(
+        &format!("/api/v1/games/{g}/actions"),
+        Some(&carol),
+        json!({"action": "resign", "board": "b", "ply": 1}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    env.settle();
+    let over: Vec<Mail> = env
+        .mails_since(before_end)
+        .into_iter()
+        .filter(|m| m.subject().contains("resignation"))
+        .collect();
+    for (name, verdict, other_side) in [
+        ("alice", "you won", "bob & carol"),
+        ("dave", "you won", "bob & carol"),
+        ("bob", "you lost", "alice & dave"),
+        ("carol", "you lost", "alice & dave"),
+    ] {
+        let mail = over
+            .iter()
+            .find(|m| m.is_to(name))
+            .unwrap_or_else(|| panic!("{name} gets the result: {over:#?}"));
+        assert_eq!(
+            mail.subject(),
+            format!("Game {g} v {other_side}: {verdict} (resignation)"),
+            "{name}"
+        );
+    }
+    // The board-b players' mails show their own board's last move, not board a's.
+    let carols = over.iter().find(|m| m.is_to("carol")).unwrap();
+    assert!(carols.text().contains("1. d4"), "{}", carols.text());
+    assert!(!carols.text().contains("1. e4"), "{}", carols.text());
+    // Each home page lists the result from the player's own team.
+    for (name, outcome, other_side) in [
+        ("alice", "won", "bob &amp; carol"),
+        ("dave", "won", "bob &amp; carol"),
+        ("bob", "lost", "alice &amp; dave"),
+        ("carol", "lost", "alice &amp; dave"),
+    ] {
+        let home = env
+            .app
+            .logged_in(name)
+            .get("/")
+            .body
+            .replace("&#38;", "&amp;");
+        let line = home
+            .lines()
+            .find(|l| l.contains(&format!("href=\"/games/{g}\"")) && l.contains("outcome-"))
+            .unwrap_or_else(|| panic!("{name}'s recent results list the match: {home}"));
+        assert!(
+            line.contains(&format!("outcome-{outcome}")),
+            "{name}: {line}"
+        );
+        assert!(line.contains(&format!("vs {other_side}")), "{name}: {line}");
+    }
 }

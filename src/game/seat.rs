@@ -27,6 +27,17 @@ impl Seat {
         }
     }
 
+    /// The side of the game's result this seat plays for: its colour on board a (the only
+    /// board outside bughouse); on board b of a match the other colour, since team A (the
+    /// result's White: `1-0` is a win for A) sits White on board a and Black on board b.
+    pub fn side(self) -> Color {
+        if self.board == 1 {
+            !self.color
+        } else {
+            self.color
+        }
+    }
+
     /// The stored name of the seat's colour.
     pub fn color_name(self) -> &'static str {
         color_name(self.color)
@@ -97,6 +108,16 @@ mod tests {
             assert_eq!(from_bughouse(named).bughouse(), Some(named));
         }
         assert_eq!(parse_bughouse_seat("a1"), None);
+        // Team A (A1, A2) is the result's White, team B its Black.
+        for named in bughouse::Seat::ALL {
+            let side = from_bughouse(named).side();
+            assert_eq!(
+                side == Color::White,
+                named.team() == bughouse::Team::A,
+                "{named}"
+            );
+        }
+        assert_eq!(Seat::first_board(Color::Black).side(), Color::Black);
         assert_eq!(
             Seat::first_board(Color::White).opponent().color,
             Color::Black

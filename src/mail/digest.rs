@@ -58,7 +58,7 @@ fn games_awaiting(
         .map(|g| DigestGame {
             game_id: g.id,
             game_url: ctx.url(&format!("/games/{}", g.id)),
-            opponent: match g.my_color {
+            opponent: match g.my_side {
                 slowfuse_rules::Color::White => g.black,
                 slowfuse_rules::Color::Black => g.white,
             },

@@ -61,19 +61,25 @@ pub(super) fn event_body(
     })
 }
 
-/// The recipient's colour and opponent's name in a game they play.
+/// The recipient's colour on their board and the name of the side they play against: the
+/// opponent, or in a bughouse match the other team ("bob & carol").
 fn sides(record: &GameRecord, user: &User) -> Option<(Color, String)> {
-    let color = record.seat_of(user.id)?.color;
-    Some((
-        color,
-        record
-            .name_of(crate::game::Seat::first_board(!color))
-            .to_string(),
-    ))
+    let seat = record.seat_of(user.id)?;
+    Some((seat.color, record.side_name(!seat.side())))
 }
 
-fn last_move(record: &GameRecord) -> Option<String> {
-    record.moves.last().map(|m| numbered_move(m.ply, &m.san))
+/// The last move on the recipient's board (the only one outside bughouse), numbered.
+fn last_move_on(record: &GameRecord, board: i32) -> Option<String> {
+    record
+        .moves
+        .iter()
+        .rfind(|m| m.board == board)
+        .map(|m| numbered_move(m.ply, &m.san))
+}
+
+/// The board the recipient plays on, with its position: the only one outside bughouse.
+fn own_board<'r>(record: &'r GameRecord, user: &User) -> Option<&'r crate::game::BoardState> {
+    record.board(record.seat_of(user.id)?.board)
 }
 
 fn your_turn(ctx: &Context, user: &User, record: &GameRecord) -> Option<YourTurnEmail> {
@@ -86,13 +92,11 @@ fn your_turn(ctx: &Context, user: &User, record: &GameRecord) -> Option<YourTurn
     let last = record.moves.iter().rfind(|m| m.board == seat.board);
     Some(YourTurnEmail {
         name: user.username.clone(),
-        opponent: record.name_of(seat.opponent()).to_string(),
+        opponent: record.shown_name_of(seat.opponent()),
         game_id: record.game.id,
         game_url: game_url(ctx, record),
         variant: variant_name(&record.game.variant),
-        last_move: last
-            .map(|m| numbered_move(m.ply, &m.san))
-            .unwrap_or_else(|| "the first move".to_string()),
+        last_move: last.map(|m| numbered_move(m.ply, &m.san)),
         comment: last.and_then(|m| m.comment.clone()),
         diagram: diagram(&board.fen, seat.color).with_picture(picture_url(ctx, record, seat.color)),
         deadline: board.deadline_at.map(|d| local_words(d, user)),
@@ -138,8 +142,9 @@ fn game_over(ctx: &Context, user: &User, record: &GameRecord) -> Option<GameOver
         verdict: verdict.to_string(),
         result: record.game.result.clone(),
         termination,
-        last_move: last_move(record),
-        diagram: diagram(&record.first_board().fen, color).with_picture(picture_url(ctx, record, color)),
+        last_move: last_move_on(record, own_board(record, user)?.board),
+        diagram: diagram(&own_board(record, user)?.fen, color)
+            .with_picture(picture_url(ctx, record, color)),
         footer: ctx.footer(
             user.id,
             Kind::GameOver,
@@ -236,15 +241,36 @@ fn draw_declined(
 }
 
 fn challenge_accepted(ctx: &Context, user: &User, record: &GameRecord) -> ChallengeAcceptedEmail {
-    let (color, opponent) = sides(record, user).unwrap_or((Color::White, "?".to_string()));
+    let seat = record
+        .seat_of(user.id)
+        .unwrap_or(crate::game::Seat::first_board(Color::White));
+    let two_boards = record.board(1).is_some();
+    let your_color = match (two_boards, seat.board) {
+        (false, _) => crate::game::color_name(seat.color).to_string(),
+        (true, 0) => format!("{} on board a", crate::game::color_name(seat.color)),
+        (true, _) => format!("{} on board b", crate::game::color_name(seat.color)),
+    };
+    let board_turn = record.board(seat.board).map(|b| b.turn);
+    let setup_until = (record.status == crate::game::GameStatus::Setup)
+        .then_some(record.game.deadline_at)
+        .flatten()
+        .map(|d| local_words(d, user));
     ChallengeAcceptedEmail {
         name: user.username.clone(),
-        opponent,
+        opponent: record.side_name(!seat.side()),
+        partner: two_boards.then(|| {
+            record.shown_name_of(crate::game::Seat {
+                board: 1 - seat.board,
+                color: !seat.color,
+            })
+        }),
         game_id: record.game.id,
         game_url: game_url(ctx, record),
         variant: variant_name(&record.game.variant),
-        your_color: crate::game::color_name(color).to_string(),
-        your_move: record.is_started() && record.turn() == color,
+        your_color,
+        your_move: record.is_started() && board_turn == Some(seat.color),
+        first_mover: record.shown_name_of(seat.opponent()),
+        setup_until,
         footer: ctx.footer(
             user.id,
             Kind::ChallengeAccepted,
@@ -274,7 +300,7 @@ fn low_time(
         variant: variant_name(&record.game.variant),
         time_left: time_left_words(now, deadline),
         deadline: local_words(deadline, user),
-        last_move: last_move(record),
+        last_move: last_move_on(record, 0),
         diagram: diagram(&record.first_board().fen, color).with_picture(picture_url(ctx, record, color)),
         footer: ctx.footer(
             user.id,

@@ -65,8 +65,9 @@ pub struct YourTurnEmail {
     pub game_id: i64,
     pub game_url: String,
     pub variant: String,
-    /// The opponent's last move with its number, e.g. `12... Nxf7`.
-    pub last_move: String,
+    /// The opponent's last move with its number, e.g. `12... Nxf7`; `None` when nobody has
+    /// moved on the reader's board yet (a match or a minesweeper game that just started).
+    pub last_move: Option<String>,
     /// The comment that came with that move.
     pub comment: Option<String>,
     pub diagram: Diagram,
@@ -117,12 +118,21 @@ email_templates!(
 /// "Your challenge was accepted": the game has started.
 pub struct ChallengeAcceptedEmail {
     pub name: String,
+    /// The other side: the opponent, or in a bughouse match the other team.
     pub opponent: String,
+    /// A bughouse match: the partner, who plays the other board.
+    pub partner: Option<String>,
     pub game_id: i64,
     pub game_url: String,
     pub variant: String,
+    /// The colour the reader plays, with the board in a match ("white on board a").
     pub your_color: String,
     pub your_move: bool,
+    /// Who moves first on the reader's board when it is not the reader.
+    pub first_mover: String,
+    /// A minesweeper game in its setup: when the bombs must be placed by, in the reader's
+    /// words.
+    pub setup_until: Option<String>,
     pub footer: Footer,
 }
 email_templates!(

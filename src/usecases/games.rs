@@ -5,7 +5,7 @@ use diesel::prelude::*;
 use slowfuse_rules::Color;
 
 use crate::db::{DbConnection, MultiBackend};
-use crate::game::{GameStatus, parse_color};
+use crate::game::{GameStatus, Seat, parse_color};
 use crate::models::Game;
 use crate::schema::{game_boards, game_players, games};
 use crate::usecases::search::walk_is_shorter;
@@ -26,7 +26,11 @@ pub struct GameSummary {
     /// How a finished game ended (`resignation`, `time_forfeit`, …), when stored.
     pub termination: Option<String>,
     pub ply: i32,
+    /// The colour the player plays on their board.
     pub my_color: Color,
+    /// The side of the result the player plays for: their colour, or in a bughouse match
+    /// their team's (team A is White's side, so `1-0` is A's win; see `Seat::side`).
+    pub my_side: Color,
     pub my_turn: bool,
     pub deadline_at: Option<NaiveDateTime>,
     pub updated_at: NaiveDateTime,
@@ -35,7 +39,7 @@ pub struct GameSummary {
 /// The stored names of the statuses of a game not yet ended ([`GameStatus::is_running`]).
 const RUNNING: [&str; 2] = [GameStatus::Setup.as_str(), GameStatus::Started.as_str()];
 
-type SeatRow = (Game, String, String, Option<NaiveDateTime>);
+type SeatRow = (Game, i32, String, String, Option<NaiveDateTime>);
 
 /// Every seat with its game and the board it plays on (a macro, as the ones below: the
 /// query's type is long to write, and each caller adds its own clauses).
@@ -65,6 +69,7 @@ macro_rules! seat_row {
     () => {
         (
             Game::as_select(),
+            game_players::board,
             game_players::color,
             game_boards::turn,
             game_boards::deadline_at,
@@ -174,9 +179,14 @@ fn summaries(conn: &mut DbConnection, rows: Vec<SeatRow>) -> QueryResult<Vec<Gam
     let name = |game: i64, color: &str| names.of(game, color);
     let mut list: Vec<GameSummary> = rows
         .into_iter()
-        .map(|(g, color, turn, deadline_at)| {
+        .map(|(g, board, color, turn, deadline_at)| {
             let my_color = parse_color(&color).unwrap_or(Color::White);
             GameSummary {
+                my_side: Seat {
+                    board,
+                    color: my_color,
+                }
+                .side(),
                 white: name(g.id, "white"),
                 black: name(g.id, "black"),
                 white_name: names.shown(g.id, "white"),

@@ -144,6 +144,7 @@ impl Drop for SmtpSink {
 }
 
 /// One received mail, as Python's email package read it.
+#[derive(Debug)]
 pub struct Mail(pub Value);
 
 impl Mail {

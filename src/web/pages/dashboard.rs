@@ -181,8 +181,9 @@ fn challenge_card(l: &ChallengeListing) -> ChallengeCard {
     }
 }
 
+/// The other side's name: the opponent, or in a bughouse match the other team.
 fn opponent_of(g: &GameSummary) -> &str {
-    match g.my_color {
+    match g.my_side {
         Color::White => &g.black_name,
         Color::Black => &g.white_name,
     }
@@ -193,7 +194,7 @@ fn result_line(g: &GameSummary) -> ResultLine {
     let outcome = if g.status == GameStatus::Aborted.as_str() {
         "aborted"
     } else {
-        match (g.result.as_str(), g.my_color) {
+        match (g.result.as_str(), g.my_side) {
             ("1-0", Color::White) | ("0-1", Color::Black) => "won",
             ("1-0", Color::Black) | ("0-1", Color::White) => "lost",
             _ => "draw",
