@@ -69,6 +69,11 @@ impl Application {
         self.port
     }
 
+    /// A handle that stops the server from outside (the tests stop each app they started).
+    pub fn server_handle(&self) -> actix_web::dev::ServerHandle {
+        self.server.handle()
+    }
+
     /// Serves until stopped. On SIGTERM the server stops taking connections and finishes the
     /// requests it has (actix-web's graceful stop); then the background loops are told to stop,
     /// and each finishes what it holds before this returns.

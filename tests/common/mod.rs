@@ -50,7 +50,25 @@ pub struct TestApp {
     pub state: slowfuse::web::AppState,
     /// The app's database, for the binary's commands that a test runs beside it.
     pub database_url: String,
+    /// Stops the server when the test is done with it: the tests of one binary share a
+    /// process, which would otherwise keep every app and its connections to the end.
+    server: actix_web::dev::ServerHandle,
+    /// The PostgreSQL database this app made, dropped with it (a second instance on the same
+    /// database owns none).
+    owned_database: Option<(String, String)>,
     _dir: tempfile::TempDir,
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        let server = self.server.clone();
+        actix_web::rt::System::new().block_on(server.stop(false));
+        if let Some((admin_url, name)) = self.owned_database.take()
+            && let Ok(mut admin) = diesel::PgConnection::establish(&admin_url)
+        {
+            let _ = admin.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+        }
+    }
 }
 
 /// How to start the app.
@@ -108,6 +126,12 @@ pub fn fresh_postgres_database(server: &str) -> String {
         .map(|(_, q)| format!("?{q}"))
         .unwrap_or_default();
     format!("{head}/{name}{query}")
+}
+
+/// The database name of a PostgreSQL URL (its last path segment, without the query).
+fn database_name(url: &str) -> Option<String> {
+    let (_, tail) = url.rsplit_once('/')?;
+    Some(tail.split('?').next()?.to_string())
 }
 
 /// Drops the test databases whose process has ended: their names carry the id of the process
@@ -198,7 +222,13 @@ pub fn spawn_app_with_env(
         ),
     ];
     env.extend(settings_env);
-    Some(start(dir, database_url, env, options))
+    let owned = match backend {
+        Backend::Postgres => postgres_url().zip(database_name(&database_url)),
+        Backend::Sqlite => None,
+    };
+    let mut app = start(dir, database_url, env, options);
+    app.owned_database = owned;
+    Some(app)
 }
 
 /// A second instance of the app on the database of a running one (its own port and data
@@ -244,15 +274,18 @@ fn start(
     std::thread::spawn(move || {
         actix_web::rt::System::new().block_on(async move {
             let app = Application::build(settings, clock, random).expect("build app");
-            tx.send((app.port(), app.state.clone())).unwrap();
+            tx.send((app.port(), app.state.clone(), app.server_handle()))
+                .unwrap();
             let _ = app.run_until_stopped().await;
         })
     });
-    let (port, state) = rx.recv().expect("app started");
+    let (port, state, server) = rx.recv().expect("app started");
     TestApp {
         api: Api::new(format!("http://127.0.0.1:{port}")),
         state,
         database_url,
+        server,
+        owned_database: None,
         _dir: dir,
     }
 }
