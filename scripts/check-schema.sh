@@ -8,7 +8,7 @@
 # Needs psql, diesel_cli with PostgreSQL support
 # (`cargo install --locked diesel_cli --no-default-features --features postgres`) and a role
 # that may create databases. The SQLite migrations are compared with src/schema.rs by
-# tests/schema.rs, part of `cargo test`.
+# tests/app/schema.rs, part of `cargo test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -23,7 +23,7 @@ pub mod rules_cli;
 // `schema.rs` is written by `diesel print-schema` (see `diesel.toml`, checked by
 // `scripts/check-schema.sh`) and never edited by hand, so its module doc lives here.
 /// Diesel's table definitions, generated from the PostgreSQL migrations and shared by both
-/// backends (`tests/schema.rs` holds the SQLite migrations to the same tables and columns).
+/// backends (`tests/app/schema.rs` holds the SQLite migrations to the same tables and columns).
 pub mod schema;
 pub mod shutdown;
 pub mod startup;

@@ -7,7 +7,7 @@ use actix_web::middleware::DefaultHeaders;
 /// this site only (`/static/`, built into the binary), images also as `data:` URLs; scripts
 /// talk to this site only; forms post to it only; no site may frame a page; `<base>` is
 /// refused. There is no `'unsafe-inline'` and no hash: no page has an inline script, event
-/// handler, `style` attribute or `<style>` block (`tests/browser_csp.rs` proves it in
+/// handler, `style` attribute or `<style>` block (`tests/browser/browser_csp.rs` proves it in
 /// Chromium). JSON, PGN and pictures get the same policy: opened on their own they need no
 /// more, and a response that is none of ours to run stays inert.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; \

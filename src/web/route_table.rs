@@ -1,6 +1,6 @@
 //! The one table of routes: every route is added through [`Routes`], which registers it with
 //! actix-web and lists it (method, pattern, who may use it), so the list cannot drift from what
-//! the server answers. `web::route_table()` returns the list; `tests/authorization.rs` walks it.
+//! the server answers. `web::route_table()` returns the list; `tests/app/authorization.rs` walks it.
 //! Every `GET` route answers `HEAD` too (the same status and headers, no body), as uptime
 //! checkers and link checkers expect.
 
