@@ -159,35 +159,40 @@ fn draw_offered(
     record: &GameRecord,
     payload: &serde_json::Value,
 ) -> Option<DrawOfferedEmail> {
-    let (color, opponent) = sides(record, user)?;
-    let offerer = parse_color(payload["offerer"].as_str()?)?;
+    let offerer = actor_seat(payload, "offerer")?;
     let ply = payload["ply"].as_i64()?;
-    if offerer == color || !record.is_started() {
+    let seat = record.seat_of(user.id)?;
+    if seat != offerer.opponent() || !record.is_started() {
         return None;
     }
-    if record.first_board().draw_offer != Some(offerer) {
+    let board = record.board(offerer.board)?;
+    if board.draw_offer != Some(offerer.color) {
         return None;
     }
-    let message = comment_at(
-        record,
-        record
-            .player(crate::game::Seat::first_board(offerer))?
-            .user_id,
-        ply,
-    );
+    let message = comment_at(record, record.player(offerer)?.user_id, ply);
     Some(DrawOfferedEmail {
         name: user.username.clone(),
-        opponent,
+        opponent: record.shown_name_of(offerer),
         game_id: record.game.id,
         game_url: game_url(ctx, record),
         variant: variant_name(&record.game.variant),
         message,
-        diagram: diagram(&record.first_board().fen, color).with_picture(picture_url(ctx, record, color)),
+        diagram: diagram(&board.fen, seat.color)
+            .with_picture(picture_url(ctx, record, seat.color)),
         footer: ctx.footer(
             user.id,
             Kind::DrawOffered,
             "You get this mail because your opponent offered a draw in a game you play on Slowfuse and draw-offer mails are on in your settings.",
         ),
+    })
+}
+
+/// The seat of the player who offered or declined a draw, from an event's payload: its board
+/// (board a for events written before boards were named) and the colour under `role`.
+fn actor_seat(payload: &serde_json::Value, role: &str) -> Option<crate::game::Seat> {
+    Some(crate::game::Seat {
+        board: i32::try_from(payload["board"].as_i64().unwrap_or(0)).ok()?,
+        color: parse_color(payload[role].as_str()?)?,
     })
 }
 
@@ -211,27 +216,21 @@ fn draw_declined(
     record: &GameRecord,
     payload: &serde_json::Value,
 ) -> Option<DrawDeclinedEmail> {
-    let (color, opponent) = sides(record, user)?;
-    let decliner = parse_color(payload["decliner"].as_str()?)?;
+    let decliner = actor_seat(payload, "decliner")?;
     let ply = payload["ply"].as_i64()?;
-    if decliner == color || !record.is_started() {
+    let seat = record.seat_of(user.id)?;
+    if seat != decliner.opponent() || !record.is_started() {
         return None;
     }
-    let message = comment_at(
-        record,
-        record
-            .player(crate::game::Seat::first_board(decliner))?
-            .user_id,
-        ply,
-    );
+    let message = comment_at(record, record.player(decliner)?.user_id, ply);
     Some(DrawDeclinedEmail {
         name: user.username.clone(),
-        opponent,
+        opponent: record.shown_name_of(decliner),
         game_id: record.game.id,
         game_url: game_url(ctx, record),
         variant: variant_name(&record.game.variant),
         message,
-        your_move: record.turn() == color,
+        your_move: record.board(seat.board).map(|b| b.turn) == Some(seat.color),
         footer: ctx.footer(
             user.id,
             Kind::DrawDeclined,

@@ -9,10 +9,11 @@ use slowfuse_rules::bughouse::{Board, BughouseError, BughouseOutcome, Seat as Bu
 use slowfuse_rules::{BughouseGame, GameKind};
 
 use crate::db::{DbConnection, lock_game};
-use crate::game::store::{AfterMove, MoveToStore, set_bank, set_draw_offer, store_move};
+use crate::game::store::{AfterMove, MoveToStore, set_bank, store_move};
 use crate::game::{CorruptGame, GameRecord, Seat, from_bughouse, load_game};
 use crate::models::NewTeamChatLine;
 use crate::schema::{team_chat, users};
+use crate::usecases::draw_offers::{DrawAction, DrawError, DrawStep, take_draw_step};
 use crate::usecases::submit::{bank_after_move, deadlines_after_move};
 
 /// What a player of a match does.
@@ -83,14 +84,8 @@ pub enum MatchError {
     EmptyMessage,
     #[error("the message is too long: at most {0} characters")]
     MessageTooLong(usize),
-    #[error("there is no draw offer from your opponent to answer")]
-    NoDrawOffer,
-    #[error("you have already offered a draw")]
-    DrawAlreadyOffered,
-    #[error("your opponent has offered a draw: accept or decline it rather than offer one")]
-    TheirOfferStands,
-    #[error("you have no standing draw offer to withdraw")]
-    NoOwnDrawOffer,
+    #[error(transparent)]
+    Draw(#[from] DrawError),
     #[error(transparent)]
     Corrupt(#[from] CorruptGame),
     #[error(transparent)]
@@ -210,28 +205,27 @@ fn perform(
         });
     }
     let game = match_game(record)?;
-    let offer = board.draw_offer;
-    let (mine, theirs) = (Some(seat.color()), Some(!seat.color()));
     match &req.action {
         MatchAction::Move(input) => play_move(conn, now, record, &game, seat, req.user_id, input)?,
         MatchAction::Resign => {
             let after = game.resign(seat).map_err(MatchError::Rules)?;
             finish_match(conn, now, record, &outcome_of(&after)?)?;
         }
-        MatchAction::OfferDraw if offer == mine => return Err(MatchError::DrawAlreadyOffered),
-        MatchAction::OfferDraw if offer == theirs => return Err(MatchError::TheirOfferStands),
-        MatchAction::OfferDraw => {
-            set_draw_offer(conn, now, record.game.id, stored.board, Some(stored))?;
-        }
-        MatchAction::AcceptDraw if offer != theirs => return Err(MatchError::NoDrawOffer),
-        MatchAction::AcceptDraw => {
-            let after = game.agree_draw().map_err(MatchError::Rules)?;
-            finish_match(conn, now, record, &outcome_of(&after)?)?;
-        }
-        MatchAction::DeclineDraw if offer != theirs => return Err(MatchError::NoDrawOffer),
-        MatchAction::WithdrawDraw if offer != mine => return Err(MatchError::NoOwnDrawOffer),
-        MatchAction::DeclineDraw | MatchAction::WithdrawDraw => {
-            set_draw_offer(conn, now, record.game.id, stored.board, None)?;
+        MatchAction::OfferDraw
+        | MatchAction::AcceptDraw
+        | MatchAction::DeclineDraw
+        | MatchAction::WithdrawDraw => {
+            let action = match &req.action {
+                MatchAction::OfferDraw => DrawAction::Offer,
+                MatchAction::AcceptDraw => DrawAction::Accept,
+                MatchAction::DeclineDraw => DrawAction::Decline,
+                _ => DrawAction::Withdraw,
+            };
+            let step = take_draw_step(conn, now, record, (stored, req.user_id), action)?;
+            if step == DrawStep::Agreed {
+                let after = game.agree_draw().map_err(MatchError::Rules)?;
+                finish_match(conn, now, record, &outcome_of(&after)?)?;
+            }
         }
         MatchAction::TeamChat(_) => unreachable!("team chat is written before"),
     }

@@ -261,16 +261,56 @@ fn insert(
     kind: Kind,
     body: &str,
 ) -> QueryResult<usize> {
+    insert_at(
+        conn,
+        now,
+        record.game.id,
+        (user_id, record.game.ply),
+        kind,
+        body,
+    )
+}
+
+/// Stores a message of `kind` by `user_id` at `ply` of the game: the one writer of
+/// `game_messages` rows for comments, kibitz and events alike.
+pub(crate) fn insert_at(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    game_id: i64,
+    (user_id, ply): (i64, i32),
+    kind: Kind,
+    body: &str,
+) -> QueryResult<usize> {
     diesel::insert_into(game_messages::table)
         .values(NewGameMessage {
-            game_id: record.game.id,
+            game_id,
             user_id,
-            ply: record.game.ply,
+            ply,
             kind: kind.as_str(),
             body,
             created_at: now,
         })
         .execute(conn)
+}
+
+/// Keeps what a player did at `ply` (after a move played with it, the ply after) for the move
+/// list: a draw offered, declined, withdrawn or accepted, time given.
+pub fn record_event(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    game_id: i64,
+    (user_id, ply): (i64, i32),
+    event: &GameEvent,
+) -> QueryResult<()> {
+    insert_at(
+        conn,
+        now,
+        game_id,
+        (user_id, ply),
+        Kind::Event,
+        &event.code(),
+    )?;
+    Ok(())
 }
 
 /// A player's comment on its own, at any time (also after the end), stored at the current

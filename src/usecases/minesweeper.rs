@@ -16,13 +16,14 @@ use crate::db::{DbConnection, lock_game};
 use crate::game::clock::{challenge_time_control, deadline, leave_periods};
 use crate::game::rules::RulesError;
 use crate::game::store::{
-    AfterMove, MoveToStore, create_board, set_bank, set_deadline, set_draw_offer, store_move,
-    write_secret_state, write_started,
+    AfterMove, MoveToStore, create_board, set_bank, set_deadline, store_move, write_secret_state,
+    write_started,
 };
 use crate::game::{CorruptGame, GameRecord, GameStatus, RulesGame, Seat, load_game, rules_game};
 use crate::models::Challenge;
 use crate::random::Random;
 use crate::schema::games;
+use crate::usecases::draw_offers::{DrawAction, DrawError, DrawStep, take_draw_step};
 use crate::usecases::finish::finish_game;
 use crate::usecases::submit::{bank_after_move, deadlines_after_move};
 
@@ -62,14 +63,8 @@ pub enum MinesError {
     TimeUp,
     #[error("your opponent still has time")]
     NotOverdue,
-    #[error("there is no draw offer from your opponent to answer")]
-    NoDrawOffer,
-    #[error("you have already offered a draw")]
-    DrawAlreadyOffered,
-    #[error("your opponent has offered a draw: accept or decline it rather than offer one")]
-    TheirOfferStands,
-    #[error("you have no standing draw offer to withdraw")]
-    NoOwnDrawOffer,
+    #[error(transparent)]
+    Draw(#[from] DrawError),
     #[error("{0} is not offered in minesweeper")]
     NotOffered(&'static str),
     #[error(transparent)]
@@ -394,8 +389,6 @@ pub fn perform(
         return Err(MinesError::TimeUp);
     }
     let game = secret_game(conn, record)?;
-    let offer = board.draw_offer;
-    let (mine, theirs) = (Some(me.color), Some(!me.color));
     let finish = |conn: &mut DbConnection, outcome: Option<Outcome>| -> Result<(), MinesError> {
         let outcome = outcome.ok_or(MinesError::GameOver)?;
         finish_game(conn, now, record.game.id, &outcome)?;
@@ -405,15 +398,19 @@ pub fn perform(
     match action {
         MinesAction::Move(input) => play_move(conn, now, record, &game, me, user_id, input)?,
         MinesAction::Resign => finish(conn, game.resign(me.color).map_err(rules)?.outcome())?,
-        MinesAction::OfferDraw if offer == mine => return Err(MinesError::DrawAlreadyOffered),
-        MinesAction::OfferDraw if offer == theirs => return Err(MinesError::TheirOfferStands),
-        MinesAction::OfferDraw => set_draw_offer(conn, now, record.game.id, 0, Some(me))?,
-        MinesAction::AcceptDraw if offer != theirs => return Err(MinesError::NoDrawOffer),
-        MinesAction::AcceptDraw => finish(conn, game.agree_draw().map_err(rules)?.outcome())?,
-        MinesAction::DeclineDraw if offer != theirs => return Err(MinesError::NoDrawOffer),
-        MinesAction::WithdrawDraw if offer != mine => return Err(MinesError::NoOwnDrawOffer),
-        MinesAction::DeclineDraw | MinesAction::WithdrawDraw => {
-            set_draw_offer(conn, now, record.game.id, 0, None)?;
+        MinesAction::OfferDraw
+        | MinesAction::AcceptDraw
+        | MinesAction::DeclineDraw
+        | MinesAction::WithdrawDraw => {
+            let action = match action {
+                MinesAction::OfferDraw => DrawAction::Offer,
+                MinesAction::AcceptDraw => DrawAction::Accept,
+                MinesAction::DeclineDraw => DrawAction::Decline,
+                _ => DrawAction::Withdraw,
+            };
+            if take_draw_step(conn, now, record, (me, user_id), action)? == DrawStep::Agreed {
+                finish(conn, game.agree_draw().map_err(rules)?.outcome())?;
+            }
         }
         MinesAction::ClaimDraw => {
             let claimed = game

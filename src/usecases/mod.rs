@@ -10,6 +10,7 @@ pub mod clocks;
 pub mod computer;
 pub mod conditional;
 pub mod digest;
+pub mod draw_offers;
 pub mod email_settings;
 pub mod engine_analysis;
 pub mod finish;

@@ -7,11 +7,10 @@
 use chrono::{Duration, NaiveDateTime};
 use diesel::prelude::*;
 use serde_json::json;
-use slowfuse_rules::Color;
 
 use crate::db::DbConnection;
 use crate::game::statements::GameIdOf;
-use crate::game::{GameRecord, GameStatus, color_name};
+use crate::game::{GameRecord, GameStatus, Seat, color_name};
 use crate::models::{Challenge, NewOutboxRow, User};
 use crate::schema::{email_preferences, game_boards, game_players, games, outbox, users};
 
@@ -521,7 +520,7 @@ pub fn draw_offered(
     conn: &mut DbConnection,
     now: NaiveDateTime,
     record: &GameRecord,
-    offerer: Color,
+    offerer: Seat,
 ) -> QueryResult<()> {
     draw_event(conn, now, Kind::DrawOffered, record, ("offerer", offerer))
 }
@@ -532,7 +531,7 @@ pub fn draw_declined(
     conn: &mut DbConnection,
     now: NaiveDateTime,
     record: &GameRecord,
-    decliner: Color,
+    decliner: Seat,
 ) -> QueryResult<()> {
     supersede(
         conn,
@@ -549,22 +548,23 @@ pub fn draw_declined(
     )
 }
 
-/// A draw offer or its refusal by the player of colour `actor`, for the other player: key
-/// `{kind}:{game}:{ply}:{recipient}`, payload the ply and the actor's colour under `role`.
+/// A draw offer or its refusal by the player in seat `actor`, for the opponent on the same
+/// board: key `{kind}:{game}:{ply}:{recipient}`, payload the ply, the board and the actor's
+/// colour under `role`.
 fn draw_event(
     conn: &mut DbConnection,
     now: NaiveDateTime,
     kind: Kind,
     record: &GameRecord,
-    (role, actor): (&str, Color),
+    (role, actor): (&str, Seat),
 ) -> QueryResult<()> {
-    let Some(recipient) = record.player(crate::game::Seat::first_board(!actor)) else {
+    let Some(recipient) = record.player(actor.opponent()) else {
         return Ok(());
     };
     let (game_id, ply, user_id) = (record.game.id, record.game.ply, recipient.user_id);
     let key = format!("{}:{game_id}:{ply}:{user_id}", kind.as_str());
-    let mut payload = json!({ "ply": ply });
-    payload[role] = json!(color_name(actor));
+    let mut payload = json!({ "ply": ply, "board": actor.board });
+    payload[role] = json!(color_name(actor.color));
     notify(conn, now, (kind, user_id, Some(game_id)), &key, payload)?;
     Ok(())
 }

@@ -4,19 +4,17 @@
 use std::sync::Arc;
 
 use chrono::NaiveDateTime;
-use diesel::prelude::*;
 use slowfuse_rules::{ClaimError, GameKind, MoveError};
 
 use crate::db::{DbConnection, lock_game};
 use crate::game::clock::time_control_of;
 use crate::game::rules::remember_replay;
-use crate::game::store::{set_bank, set_deadline, set_draw_offer};
+use crate::game::store::{set_bank, set_deadline};
 use crate::game::{
     CorruptGame, GameRecord, RecordCache, Seat, load_game, load_game_cached, read_game_cached,
 };
-use crate::models::NewGameMessage;
-use crate::schema::game_messages;
 use crate::usecases::conditional::{ConditionalMoveError, follow_lines, set_lines};
+use crate::usecases::draw_offers::{DrawAction, DrawError, DrawStep, offer_draw, take_draw_step};
 use crate::usecases::finish::finish_game;
 use crate::usecases::messages::{self, GameEvent, Kind};
 use crate::usecases::minesweeper::{self, MinesAction, MinesError};
@@ -109,14 +107,10 @@ pub enum PlayError {
     NotOverdue,
     #[error("give between 1 and {MAX_GIFT_DAYS} days, in a game with a clock")]
     BadGift,
-    #[error("there is no draw offer from your opponent to answer")]
-    NoDrawOffer,
-    #[error("you have already offered a draw")]
-    DrawAlreadyOffered,
+    #[error(transparent)]
+    Draw(#[from] DrawError),
     #[error("your opponent has offered a draw: accept or decline it rather than offer one")]
     TheirOfferStands,
-    #[error("you have no standing draw offer to withdraw")]
-    NoOwnDrawOffer,
     #[error(transparent)]
     Message(#[from] crate::usecases::messages::MessageError),
     #[error("the message is too long: at most {0} characters")]
@@ -444,8 +438,8 @@ fn perform(
     message: Option<&str>,
     overdue: bool,
 ) -> Result<(), PlayError> {
-    let offer = record.first_board().draw_offer;
-    let (mine, theirs) = (Some(me.color), Some(!me.color));
+    let theirs = Some(!me.color);
+    let offer = record.board(me.board).and_then(|b| b.draw_offer);
     let user = req.user_id;
     match &req.action {
         Action::Move(input) => {
@@ -459,16 +453,7 @@ fn perform(
         Action::MoveAndOfferDraw(input) => {
             let after = submit_move(conn, now, record, game.clone(), me, user, input, message)?;
             if !after.is_over() {
-                add_event_at(
-                    conn,
-                    now,
-                    record,
-                    user,
-                    record.game.ply + 1,
-                    GameEvent::DrawOffered,
-                )?;
-                set_draw_offer(conn, now, record.game.id, me.board, Some(me))?;
-                crate::usecases::notify::draw_offered(conn, now, record, me.color)?;
+                offer_draw(conn, now, record, (me, user), record.game.ply + 1)?;
             }
             follow_lines(conn, now, record.game.id)?;
         }
@@ -492,40 +477,19 @@ fn perform(
             add_message(conn, now, record, user, message)?;
             end_with(conn, now, record, &ended)?;
         }
-        Action::OfferDraw if offer == mine => return Err(PlayError::DrawAlreadyOffered),
-        Action::OfferDraw if offer == theirs => {
-            // Offering while the opponent's offer stands is agreeing.
-            let ended = game.agree_draw().map_err(|_| PlayError::GameOver)?;
-            add_event(conn, now, record, user, GameEvent::DrawAccepted)?;
-            end_with(conn, now, record, &ended)?;
+        Action::OfferDraw | Action::AcceptDraw | Action::DeclineDraw | Action::WithdrawDraw => {
+            let step = match &req.action {
+                Action::OfferDraw => DrawAction::Offer,
+                Action::AcceptDraw => DrawAction::Accept,
+                Action::DeclineDraw => DrawAction::Decline,
+                _ => DrawAction::Withdraw,
+            };
+            let step = take_draw_step(conn, now, record, (me, user), step)?;
             add_message(conn, now, record, user, message)?;
-        }
-        Action::OfferDraw => {
-            add_event(conn, now, record, user, GameEvent::DrawOffered)?;
-            set_draw_offer(conn, now, record.game.id, me.board, Some(me))?;
-            crate::usecases::notify::draw_offered(conn, now, record, me.color)?;
-            add_message(conn, now, record, user, message)?;
-        }
-        Action::AcceptDraw | Action::DeclineDraw if offer != theirs => {
-            return Err(PlayError::NoDrawOffer);
-        }
-        Action::AcceptDraw => {
-            add_event(conn, now, record, user, GameEvent::DrawAccepted)?;
-            add_message(conn, now, record, user, message)?;
-            let ended = game.agree_draw().map_err(|_| PlayError::GameOver)?;
-            end_with(conn, now, record, &ended)?;
-        }
-        Action::DeclineDraw => {
-            add_event(conn, now, record, user, GameEvent::DrawDeclined)?;
-            add_message(conn, now, record, user, message)?;
-            set_draw_offer(conn, now, record.game.id, me.board, None)?;
-            crate::usecases::notify::draw_declined(conn, now, record, me.color)?;
-        }
-        Action::WithdrawDraw if offer != mine => return Err(PlayError::NoOwnDrawOffer),
-        Action::WithdrawDraw => {
-            add_event(conn, now, record, user, GameEvent::DrawWithdrawn)?;
-            add_message(conn, now, record, user, message)?;
-            set_draw_offer(conn, now, record.game.id, me.board, None)?;
+            if step == DrawStep::Agreed {
+                let ended = game.agree_draw().map_err(|_| PlayError::GameOver)?;
+                end_with(conn, now, record, &ended)?;
+            }
         }
         Action::Comment => unreachable!("comments are handled before the game checks"),
         Action::ClaimTimeout => {
@@ -595,10 +559,10 @@ fn add_message(
     body: Option<&str>,
 ) -> Result<(), PlayError> {
     if let Some(body) = body {
-        insert_message(
+        messages::insert_at(
             conn,
             now,
-            record,
+            record.game.id,
             (user_id, record.game.ply),
             Kind::Comment,
             body,
@@ -615,45 +579,12 @@ fn add_event(
     user_id: i64,
     event: GameEvent,
 ) -> Result<(), PlayError> {
-    add_event_at(conn, now, record, user_id, record.game.ply, event)
-}
-
-/// Keeps what a player did at `ply` (after a move played with it: the ply after).
-fn add_event_at(
-    conn: &mut DbConnection,
-    now: NaiveDateTime,
-    record: &GameRecord,
-    user_id: i64,
-    ply: i32,
-    event: GameEvent,
-) -> Result<(), PlayError> {
-    insert_message(
+    messages::record_event(
         conn,
         now,
-        record,
-        (user_id, ply),
-        Kind::Event,
-        &event.code(),
-    )
-}
-
-fn insert_message(
-    conn: &mut DbConnection,
-    now: NaiveDateTime,
-    record: &GameRecord,
-    (user_id, ply): (i64, i32),
-    kind: Kind,
-    body: &str,
-) -> Result<(), PlayError> {
-    diesel::insert_into(game_messages::table)
-        .values(NewGameMessage {
-            game_id: record.game.id,
-            user_id,
-            ply,
-            kind: kind.as_str(),
-            body,
-            created_at: now,
-        })
-        .execute(conn)?;
+        record.game.id,
+        (user_id, record.game.ply),
+        &event,
+    )?;
     Ok(())
 }

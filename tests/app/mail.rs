@@ -174,6 +174,7 @@ mail_tests!(
     events_held_for_the_digest_go_at_once_when_the_kind_is_set_back,
     old_finished_mail_is_deleted_and_waiting_mail_kept,
     each_seat_of_a_bughouse_match_reads_its_mails_and_results_from_its_own_side,
+    draw_offers_in_minesweeper_and_bughouse_are_kept_and_mailed_as_in_chess,
 );
 
 fn a_move_puts_one_correct_multipart_mail_into_the_smtp_servers_hands(env: &mut Env) {
@@ -1679,4 +1680,84 @@ fn each_seat_of_a_bughouse_match_reads_its_mails_and_results_from_its_own_side(e
         );
         assert!(line.contains(&format!("vs {other_side}")), "{name}: {line}");
     }
+}
+
+/// Draw offers take the one path in every kind of game: kept as events, an offer and a refusal
+/// mailed to the opponent on the same board (nobody else), and an offer made while the
+/// opponent's stands agrees to the draw.
+fn draw_offers_in_minesweeper_and_bughouse_are_kept_and_mailed_as_in_chess(env: &mut Env) {
+    let [alice, bob, carol, dave] = ["alice", "bob", "carol", "dave"].map(|n| env.verified_user(n));
+    let mines = env.app.game_from(
+        &alice,
+        &bob,
+        json!({"variant": "minesweeper", "minesweeper": "random", "color": "white", "days_per_move": 3, "opponent": null}),
+    );
+    env.settle();
+    let start = env.sink.mails().len();
+    env.action(mines, &alice, "offer_draw", 0, None);
+    env.settle();
+    let mails = env.mails_since(start);
+    let offered: Vec<&Mail> = mails
+        .iter()
+        .filter(|m| m.subject() == format!("Game {mines} v alice: draw offered"))
+        .collect();
+    assert_eq!(offered.len(), 1, "{mails:#?}");
+    assert!(offered[0].is_to("bob"));
+    env.action(mines, &bob, "decline_draw", 0, None);
+    env.settle();
+    let declined = env.mails_since(start + mails.len());
+    assert!(
+        declined.iter().any(|m| m.is_to("alice")
+            && m.subject() == format!("Game {mines} v bob: draw offer declined")),
+        "{declined:#?}"
+    );
+    let game = env.app.get(&format!("/api/v1/games/{mines}"), None).body;
+    let events: Vec<&str> = game["comments"]
+        .as_array()
+        .expect("comments")
+        .iter()
+        .filter(|c| c["kind"] == "event")
+        .filter_map(|c| c["text"].as_str())
+        .collect();
+    assert_eq!(
+        events,
+        ["offered a draw", "declined the draw offer"],
+        "{game}"
+    );
+    // An offer while the opponent's stands is an agreement.
+    env.action(mines, &alice, "offer_draw", 0, None);
+    env.action(mines, &bob, "offer_draw", 0, None);
+    let game = env.app.get(&format!("/api/v1/games/{mines}"), None).body;
+    assert_eq!(game["status"], "finished", "{game}");
+    assert_eq!(game["result"], "1/2-1/2", "{game}");
+
+    // A match: carol (B2) offers dave (A2), her opponent on board b; the others get nothing.
+    let g = env.app.bughouse_match([&alice, &bob, &carol, &dave]);
+    env.settle();
+    let before = env.sink.mails().len();
+    let board_action = |token: &str, action: &str| {
+        let r = env.app.post(
+            &format!("/api/v1/games/{g}/actions"),
+            Some(token),
+            json!({"action": action, "board": "b", "ply": 0}),
+        );
+        assert_eq!(r.status, 200, "{action}: {}", r.body);
+        r.body
+    };
+    board_action(&carol, "offer_draw");
+    env.settle();
+    let offers: Vec<Mail> = env
+        .mails_since(before)
+        .into_iter()
+        .filter(|m| m.subject().ends_with("draw offered"))
+        .collect();
+    assert_eq!(offers.len(), 1, "{offers:#?}");
+    assert!(offers[0].is_to("dave"), "{offers:#?}");
+    assert_eq!(
+        offers[0].subject(),
+        format!("Game {g} v carol: draw offered")
+    );
+    let answer = board_action(&dave, "accept_draw");
+    assert_eq!(answer["status"], "finished", "{answer}");
+    assert_eq!(answer["result"], "1/2-1/2", "{answer}");
 }

@@ -15,6 +15,7 @@ mod challenges;
 mod clocks;
 mod computer;
 mod conditional;
+mod docs;
 mod engine_analysis;
 mod exports;
 mod home;

@@ -9,6 +9,7 @@ use crate::usecases::analysis::AnalysisError;
 use crate::usecases::bughouse::MatchError;
 use crate::usecases::challenges::ChallengeError;
 use crate::usecases::computer::ComputerError;
+use crate::usecases::draw_offers::DrawError;
 use crate::usecases::email_settings::{ResendError, SettingsError};
 use crate::usecases::engine_analysis::EngineAnalysisError;
 use crate::usecases::import::ImportError;
@@ -41,13 +42,11 @@ impl UseCaseError for PlayError {
             PlayError::NotAPlayer | PlayError::NotYourTurn => StatusCode::FORBIDDEN,
             PlayError::GameOver
             | PlayError::Stale { .. }
-            | PlayError::DrawAlreadyOffered
             | PlayError::TheirOfferStands
             | PlayError::TimeUp => StatusCode::CONFLICT,
+            PlayError::Draw(e) => e.status(),
             PlayError::Move(_)
             | PlayError::Claim(_)
-            | PlayError::NoDrawOffer
-            | PlayError::NoOwnDrawOffer
             | PlayError::Conditional(_)
             | PlayError::NotOverdue
             | PlayError::BadGift
@@ -64,6 +63,17 @@ impl UseCaseError for PlayError {
     }
 }
 
+/// A draw-offer step refused, the same in every kind of game.
+impl UseCaseError for DrawError {
+    fn status(&self) -> StatusCode {
+        match self {
+            DrawError::AlreadyOffered => StatusCode::CONFLICT,
+            DrawError::NoOffer | DrawError::NoOwnOffer => StatusCode::UNPROCESSABLE_ENTITY,
+            DrawError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
 impl UseCaseError for MatchError {
     fn status(&self) -> StatusCode {
         match self {
@@ -71,18 +81,14 @@ impl UseCaseError for MatchError {
             MatchError::NotAPlayer
             | MatchError::NotYourBoard { .. }
             | MatchError::NotYourTurn(_) => StatusCode::FORBIDDEN,
-            MatchError::GameOver
-            | MatchError::Stale { .. }
-            | MatchError::DrawAlreadyOffered
-            | MatchError::TheirOfferStands => StatusCode::CONFLICT,
+            MatchError::GameOver | MatchError::Stale { .. } => StatusCode::CONFLICT,
+            MatchError::Draw(e) => e.status(),
             MatchError::NoBoard | MatchError::NoPly => StatusCode::BAD_REQUEST,
             MatchError::Rules(_)
             | MatchError::EmptyMove
             | MatchError::MoveTooLong
             | MatchError::EmptyMessage
-            | MatchError::MessageTooLong(_)
-            | MatchError::NoDrawOffer
-            | MatchError::NoOwnDrawOffer => StatusCode::UNPROCESSABLE_ENTITY,
+            | MatchError::MessageTooLong(_) => StatusCode::UNPROCESSABLE_ENTITY,
             MatchError::Corrupt(_) | MatchError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -99,15 +105,12 @@ impl UseCaseError for MinesError {
             | MinesError::SetupOver
             | MinesError::GameOver
             | MinesError::Stale { .. }
-            | MinesError::TimeUp
-            | MinesError::DrawAlreadyOffered
-            | MinesError::TheirOfferStands => StatusCode::CONFLICT,
+            | MinesError::TimeUp => StatusCode::CONFLICT,
+            MinesError::Draw(e) => e.status(),
             MinesError::Bombs(_)
             | MinesError::Move(_)
             | MinesError::Rules(_)
             | MinesError::NotOverdue
-            | MinesError::NoDrawOffer
-            | MinesError::NoOwnDrawOffer
             | MinesError::NotOffered(_) => StatusCode::UNPROCESSABLE_ENTITY,
             MinesError::Corrupt(_) | MinesError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
