@@ -12,9 +12,11 @@ use crate::game::{GameRecord, GameStatus, RulesGame, Seat, from_bughouse};
 pub fn captions(record: &GameRecord, game: &RulesGame) -> Captions {
     match game {
         RulesGame::Chess(_) => two_player_captions(record),
-        RulesGame::Minesweeper(g) => {
-            one_board(record, g.outcome().map(|o| o.reason.describe().to_string()))
-        }
+        RulesGame::Minesweeper(g) => one_board(
+            record,
+            g.outcome()
+                .map(|o| o.reason.describe_in(&record.game.variant).to_string()),
+        ),
         RulesGame::Bughouse(g) => {
             let result = result_line(record, g.outcome().map(|o| o.describe()));
             let name = |seat: BughouseSeat| record.name_of(from_bughouse(seat)).to_string();
@@ -35,7 +37,7 @@ pub fn two_player_captions(record: &GameRecord) -> Captions {
         record,
         record
             .stored_outcome()
-            .map(|o| o.reason.describe().to_string()),
+            .map(|o| o.reason.describe_in(&record.game.variant).to_string()),
     )
 }
 

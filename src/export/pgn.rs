@@ -99,7 +99,9 @@ fn bpgn_of(record: &GameRecord, game: &BughouseGame, public_url: &str) -> String
 /// count), after the end with every bomb and count revealed.
 fn minesweeper_pgn(record: &GameRecord, game: &MinesweeperGame, public_url: &str) -> String {
     let mut tags = headers_without_opening(record, public_url);
-    tags.termination = game.outcome().map(|o| o.reason.describe().to_string());
+    tags.termination = game
+        .outcome()
+        .map(|o| o.reason.describe_in(&record.game.variant).to_string());
     let comments = public_comments(record);
     match game.full_record() {
         Ok(full) if !record.status.is_running() => full.pgn(&tags, &comments),
@@ -134,7 +136,7 @@ fn headers_without_opening(record: &GameRecord, public_url: &str) -> PgnHeaders 
         .termination
         .as_deref()
         .and_then(|t| t.parse::<EndReason>().ok())
-        .map(|r| r.describe().to_string());
+        .map(|r| r.describe_in(&record.game.variant).to_string());
     PgnHeaders {
         event: format!("Slowfuse correspondence game {}", record.game.id),
         site: format!(
@@ -201,7 +203,7 @@ fn imported_headers(
             .termination
             .as_deref()
             .and_then(|t| t.parse::<EndReason>().ok())
-            .map(|r| r.describe().to_string())
+            .map(|r| r.describe_in(&record.game.variant).to_string())
     });
     PgnHeaders {
         event: tag("Event"),

@@ -10,6 +10,7 @@ use super::messages::*;
 use super::notices::{challenge_received, opponent_on_leave, verify_email};
 use super::words::{local_words, time_left_words, variant_name};
 use crate::db::DbConnection;
+use crate::game::clock::epoch;
 use crate::game::{GameRecord, load_game, parse_color};
 use crate::models::{OutboxRow, User};
 use crate::usecases::notify::Kind;
@@ -123,7 +124,7 @@ fn game_over(ctx: &Context, user: &User, record: &GameRecord) -> Option<GameOver
             let outcome = record.stored_outcome()?;
             (
                 outcome.winner.map(|w| w == color),
-                outcome.reason.describe().to_string(),
+                outcome.reason.describe_in(&record.game.variant).to_string(),
             )
         }
     };
@@ -291,13 +292,19 @@ fn low_time(
         return None;
     }
     let deadline = record.first_board().deadline_at.filter(|d| *d > now)?;
+    // The time the clock runs until the deadline: leave booked meanwhile stands still.
+    let leave = record
+        .player(crate::game::Seat::first_board(color))
+        .map_or(&[][..], |p| p.leave.as_slice());
+    let (from, to) = (epoch(now), epoch(deadline));
+    let running = to - from - slowfuse_rules::leave_within(from, to, leave);
     Some(TimeRunningLowEmail {
         name: user.username.clone(),
         opponent,
         game_id: record.game.id,
         game_url: game_url(ctx, record),
         variant: variant_name(&record.game.variant),
-        time_left: time_left_words(now, deadline),
+        time_left: time_left_words(now, now + chrono::Duration::seconds(running)),
         deadline: local_words(deadline, user),
         last_move: last_move_on(record, 0),
         diagram: diagram(&record.first_board().fen, color).with_picture(picture_url(ctx, record, color)),

@@ -1,6 +1,6 @@
 //! Each user's mail settings: each kind at once, in the daily digest or off; the digest's
-//! hour and time zone; confirming the address (and asking for another confirmation mail);
-//! and the one-click unsubscribe.
+//! hour and time zone (which the pages' moments follow too); confirming the address (and
+//! asking for another confirmation mail); and the one-click unsubscribe.
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -143,6 +143,17 @@ impl MailSettingsView {
 /// Every time zone the settings offer (the IANA names).
 pub fn time_zone_names() -> impl Iterator<Item = &'static str> {
     chrono_tz::TZ_VARIANTS.iter().map(|tz| tz.name())
+}
+
+/// The time zone `user_id` reads times in (their mails, and moments on the pages), UTC for no
+/// such user.
+pub fn time_zone_of(conn: &mut DbConnection, user_id: i64) -> QueryResult<chrono_tz::Tz> {
+    let name: Option<String> = users::table
+        .find(user_id)
+        .select(users::time_zone)
+        .get_result(conn)
+        .optional()?;
+    Ok(name.map_or(chrono_tz::Tz::UTC, |n| time_zone(&n)))
 }
 
 /// A user's time zone: the stored IANA name, or UTC when it is not one (never expected:

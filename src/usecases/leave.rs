@@ -1,7 +1,9 @@
 //! Leave: a yearly allowance of days during which a player's clocks stand still in every
-//! game. Booking or cancelling leave moves the deadlines of the games awaiting their move.
+//! game, from the first day's midnight (UTC), or from the moment of booking for leave from
+//! today, to the end of the last day. Booking or cancelling leave moves the deadlines of the
+//! games awaiting their move.
 
-use chrono::{Datelike, Duration, NaiveDate, NaiveDateTime};
+use chrono::{Datelike, Duration, NaiveDate, NaiveDateTime, SubsecRound};
 use diesel::prelude::*;
 use slowfuse_rules::LeavePeriod;
 
@@ -23,15 +25,21 @@ pub struct Leave {
 }
 
 impl Leave {
-    /// Days booked (or taken, when ended early), a day begun counting whole.
+    /// Days booked (or taken, when ended early): the days it touches, a day begun counting
+    /// whole (leave booked in the evening counts that day).
     pub fn days(&self) -> i64 {
-        whole_days(self.ends_at - self.starts_at)
+        whole_days(self.ends_at - midnight_of(self.starts_at))
     }
 
     /// Whether the leave is under way at `now`.
     pub fn is_running(&self, now: NaiveDateTime) -> bool {
         self.starts_at <= now && now < self.ends_at
     }
+}
+
+/// The start (midnight, UTC) of the day of `t`.
+fn midnight_of(t: NaiveDateTime) -> NaiveDateTime {
+    t.date().and_time(Default::default())
 }
 
 /// Days in `span`, a day begun counting whole.
@@ -50,7 +58,8 @@ pub enum LeaveError {
     #[error("that overlaps leave you have already booked")]
     Overlap,
     #[error(
-        "that would take {wanted} days of leave in {year}, where {left} of {allowance} are left"
+        "that would take {wanted} day{} of leave in {year}, where {left} of {allowance} are left",
+        if *wanted == 1 { "" } else { "s" }
     )]
     OverAllowance {
         year: i32,
@@ -86,8 +95,9 @@ fn all_leaves(conn: &mut DbConnection, user_id: i64) -> QueryResult<Vec<Leave>> 
         .load(conn)
 }
 
-/// Days of `[start, end)` falling in `year`.
+/// Days of `[start, end)` falling in `year`, the day of `start` whole.
 fn days_in_year(start: NaiveDateTime, end: NaiveDateTime, year: i32) -> i64 {
+    let start = midnight_of(start);
     let year_start = NaiveDate::from_ymd_opt(year, 1, 1)
         .unwrap_or_default()
         .and_time(Default::default());
@@ -97,7 +107,9 @@ fn days_in_year(start: NaiveDateTime, end: NaiveDateTime, year: i32) -> i64 {
     whole_days(end.min(year_end) - start.max(year_start))
 }
 
-/// Books `days` days of leave from the start of `start` (UTC).
+/// Books `days` days of leave from the start of `start` (UTC) to the end of its last day. Leave
+/// from today starts now, when it is booked: the clocks stand still from then on, not for the
+/// hours of today already gone.
 pub fn book_leave(
     conn: &mut DbConnection,
     now: NaiveDateTime,
@@ -112,8 +124,9 @@ pub fn book_leave(
     if !(1..=allowance).contains(&days) {
         return Err(LeaveError::BadLength(allowance));
     }
-    let starts_at = start.and_time(Default::default());
-    let ends_at = starts_at + Duration::days(days);
+    let first_day = start.and_time(Default::default());
+    let starts_at = first_day.max(now.trunc_subsecs(0));
+    let ends_at = first_day + Duration::days(days);
     crate::db::write_transaction(conn, |conn| {
         let existing = all_leaves(conn, user_id)?;
         if existing

@@ -4,15 +4,19 @@
 //! not at all), and the worker's scan for "time running low". Nothing here sends mail;
 //! `mail::deliver` does; `usecases::digest` gathers the held rows.
 
-use chrono::{Duration, NaiveDateTime};
+use std::collections::HashMap;
+
+use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use serde_json::json;
+use slowfuse_rules::{LeavePeriod, deadline_with_leave, leave_within};
 
 use crate::db::DbConnection;
+use crate::game::clock::{epoch, from_epoch, leave_period};
 use crate::game::statements::GameIdOf;
 use crate::game::{GameRecord, GameStatus, Seat, color_name};
 use crate::models::{Challenge, NewOutboxRow, User};
-use crate::schema::{email_preferences, game_boards, game_players, games, outbox, users};
+use crate::schema::{email_preferences, game_boards, game_players, games, leaves, outbox, users};
 
 /// The kinds of mail. Every kind in [`Kind::OPTIONAL`] can be switched off or held for the
 /// digest; `Digest` is the daily digest itself, `VerifyEmail` the address confirmation.
@@ -646,27 +650,91 @@ pub fn verify_email(conn: &mut DbConnection, now: NaiveDateTime, user: &User) ->
 
 /// When a "time running low" mail is due in one turn, as `(name, moment)`: after `fraction`
 /// of the time for the move (`started` to `deadline`) is gone, and when `hours` are left
-/// (only when the whole time is longer than that). A zero switches a threshold off.
+/// (only when the whole time is longer than that). A zero switches a threshold off. Time is
+/// the clock's: the player's `leave` between the two stands still, so a turn begun on leave,
+/// or leave ended early, counts only the time the clock runs.
 pub fn low_time_thresholds(
     started: NaiveDateTime,
     deadline: NaiveDateTime,
+    leave: &[LeavePeriod],
     fraction: f64,
     hours: i64,
 ) -> Vec<(String, NaiveDateTime)> {
-    let total = (deadline - started).num_seconds();
+    let (from, to) = (epoch(started), epoch(deadline));
+    let total = to - from - leave_within(from, to, leave);
     let mut out = Vec::new();
     if total <= 0 {
         return out;
     }
+    // The moment the clock has run `spent` seconds of the turn.
+    let after = |spent: i64| from_epoch(deadline_with_leave(from, spent, leave));
     if fraction > 0.0 && fraction < 1.0 {
         let gone = (total as f64 * fraction).round() as i64;
         let percent = (fraction * 100.0).round() as i64;
-        out.push((format!("{percent}pct"), started + Duration::seconds(gone)));
+        out.push((format!("{percent}pct"), after(gone)));
     }
     if hours > 0 && total > hours * 3600 {
-        out.push((format!("{hours}h"), deadline - Duration::hours(hours)));
+        out.push((format!("{hours}h"), after(total - hours * 3600)));
     }
     out
+}
+
+/// The leave of the player to move on each of `boards` (game, board, turn), keyed by game and
+/// board: two queries for the lot, and only leave that ends after `since`.
+fn leave_of_players_to_move(
+    conn: &mut DbConnection,
+    boards: &[(i64, i32, String)],
+    since: NaiveDateTime,
+) -> QueryResult<HashMap<(i64, i32), Vec<LeavePeriod>>> {
+    let mut games: Vec<i64> = boards.iter().map(|(game_id, _, _)| *game_id).collect();
+    games.sort_unstable();
+    games.dedup();
+    let mut seats: Vec<(i64, i32, String, i64)> = Vec::new();
+    for chunk in games.chunks(500) {
+        seats.extend(
+            game_players::table
+                .filter(game_players::game_id.eq_any(chunk))
+                .select((
+                    game_players::game_id,
+                    game_players::board,
+                    game_players::color,
+                    game_players::user_id,
+                ))
+                .load::<(i64, i32, String, i64)>(conn)?,
+        );
+    }
+    let turns: HashMap<(i64, i32), &str> = boards
+        .iter()
+        .map(|(game_id, board, turn)| ((*game_id, *board), turn.as_str()))
+        .collect();
+    let to_move: HashMap<(i64, i32), i64> = seats
+        .into_iter()
+        .filter(|(game_id, board, color, _)| {
+            turns.get(&(*game_id, *board)) == Some(&color.as_str())
+        })
+        .map(|(game_id, board, _, user_id)| ((game_id, board), user_id))
+        .collect();
+    let mut users: Vec<i64> = to_move.values().copied().collect();
+    users.sort_unstable();
+    users.dedup();
+    let mut periods: HashMap<i64, Vec<LeavePeriod>> = HashMap::new();
+    for chunk in users.chunks(500) {
+        let rows: Vec<(i64, NaiveDateTime, NaiveDateTime)> = leaves::table
+            .filter(leaves::user_id.eq_any(chunk))
+            .filter(leaves::ends_at.gt(since))
+            .select((leaves::user_id, leaves::starts_at, leaves::ends_at))
+            .load(conn)?;
+        for (user_id, start, end) in rows {
+            periods
+                .entry(user_id)
+                .or_default()
+                .push(leave_period(start, end));
+        }
+    }
+    Ok(to_move
+        .into_iter()
+        .filter_map(|(board, user_id)| Some((board, periods.get(&user_id)?.clone())))
+        .collect())
 }
 
 /// The worker's scan: the player to move gets one "time running low" mail per turn and
@@ -674,10 +742,13 @@ pub fn low_time_thresholds(
 /// (`game_boards.low_time_at`, set when their deadline is written): for each it queues the
 /// mail of the thresholds crossed, then sets the next look to the turn's next threshold, or
 /// clears it when none is left, so a pass over thousands of running games reads the few whose
-/// moment has come. The dedup key `low_time:{game}:{ply}:{threshold}` makes repeated passes
-/// and several workers add nothing; a move changes the ply and writes a new look, so the next
-/// turn starts afresh. A change of `low_time_fraction` or `low_time_hours` applies from each
-/// board's next look. Returns the mails added.
+/// moment has come. The thresholds count the clock's time, so the leave of the player to move
+/// is read for the boards looked at ([`low_time_thresholds`]). The dedup key
+/// `low_time:{game}:{ply}:{threshold}` makes repeated passes and several workers add nothing; a
+/// move changes the ply and writes a new look, so the next turn starts afresh. Booking, ending
+/// or cancelling leave writes the deadline again, and so a new look. A change of
+/// `low_time_fraction` or `low_time_hours` applies from each board's next look. Returns the
+/// mails added.
 pub fn low_time(
     conn: &mut DbConnection,
     now: NaiveDateTime,
@@ -712,6 +783,25 @@ pub fn low_time(
             games::created_at,
         ))
         .load(conn)?;
+    // The player to move's leave, read only for boards whose turn may cross a threshold.
+    let playing = |game_status: &str, deadline: &Option<NaiveDateTime>| {
+        game_status == GameStatus::Started.as_str() && deadline.is_some_and(|d| d > now)
+    };
+    let turns: Vec<(i64, i32, String)> = boards
+        .iter()
+        .filter(|b| playing(&b.4, &b.6))
+        .map(|b| (b.0, b.1, b.5.clone()))
+        .collect();
+    let earliest_start = boards
+        .iter()
+        .map(|b| b.7.unwrap_or(b.8))
+        .min()
+        .unwrap_or(now);
+    let leave = if turns.is_empty() {
+        HashMap::new()
+    } else {
+        leave_of_players_to_move(conn, &turns, earliest_start)?
+    };
     let mut looks = Vec::with_capacity(boards.len());
     let mut due = Vec::new();
     for (game_id, board, board_ply, ply, game_status, turn, deadline, last_move_at, created_at) in
@@ -721,11 +811,11 @@ pub fn low_time(
         // with the first move's deadline, when play starts. A deadline passed (a game left
         // for the opponent to claim) is too late to warn of: its look is cleared, and a new
         // deadline brings a new one.
-        let playing = game_status == GameStatus::Started.as_str();
         let started = last_move_at.unwrap_or(created_at);
+        let on_leave = leave.get(&(game_id, board)).map_or(&[][..], Vec::as_slice);
         let (mut crossed, ahead): (Vec<_>, Vec<_>) = deadline
-            .filter(|deadline| playing && *deadline > now)
-            .map(|deadline| low_time_thresholds(started, deadline, fraction, hours))
+            .filter(|_| playing(&game_status, &deadline))
+            .map(|deadline| low_time_thresholds(started, deadline, on_leave, fraction, hours))
             .unwrap_or_default()
             .into_iter()
             .partition(|(_, at)| *at <= now);
@@ -885,6 +975,7 @@ pub fn opponent_on_leave(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use chrono::Duration;
 
     fn at(hours: i64) -> NaiveDateTime {
         chrono::DateTime::from_timestamp(hours * 3600, 0)
@@ -895,15 +986,43 @@ mod tests {
     #[test]
     fn thresholds_by_share_and_by_hours_left() {
         assert_eq!(
-            low_time_thresholds(at(0), at(72), 0.8, 24),
+            low_time_thresholds(at(0), at(72), &[], 0.8, 24),
             vec![
                 ("80pct".to_string(), at(0) + Duration::minutes(3456)),
                 ("24h".to_string(), at(48)),
             ]
         );
         // A move with no more than 24 hours gets the share threshold only; zeros switch off.
-        assert_eq!(low_time_thresholds(at(0), at(24), 0.8, 24).len(), 1);
-        assert!(low_time_thresholds(at(0), at(72), 0.0, 0).is_empty());
-        assert!(low_time_thresholds(at(5), at(5), 0.8, 24).is_empty());
+        assert_eq!(low_time_thresholds(at(0), at(24), &[], 0.8, 24).len(), 1);
+        assert!(low_time_thresholds(at(0), at(72), &[], 0.0, 0).is_empty());
+        assert!(low_time_thresholds(at(5), at(5), &[], 0.8, 24).is_empty());
+    }
+
+    #[test]
+    fn thresholds_count_the_clock_not_the_leave() {
+        let leave = |from: i64, to: i64| leave_period(at(from), at(to));
+        // A day for the move, begun an hour into leave that ended at hour 34: the deadline is
+        // at hour 58, the whole day still to come; 80% of it is gone at hour 53.2, and no
+        // "24 hours left", however long ago the turn began.
+        assert_eq!(
+            low_time_thresholds(at(1), at(58), &[leave(0, 34)], 0.8, 24),
+            vec![("80pct".to_string(), at(53) + Duration::minutes(12))]
+        );
+        // Three days with leave in the middle: the thresholds step over it.
+        assert_eq!(
+            low_time_thresholds(at(0), at(96), &[leave(10, 34)], 0.8, 24),
+            vec![
+                ("80pct".to_string(), at(24) + Duration::minutes(3456)),
+                ("24h".to_string(), at(72)),
+            ]
+        );
+        // Leave booked for the last hours of the turn: 24 hours left before it begins.
+        assert_eq!(
+            low_time_thresholds(at(0), at(96), &[leave(60, 84)], 0.8, 24),
+            vec![
+                ("80pct".to_string(), at(0) + Duration::minutes(3456)),
+                ("24h".to_string(), at(48)),
+            ]
+        );
     }
 }

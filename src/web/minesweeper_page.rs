@@ -192,7 +192,13 @@ pub fn build(
         GameStatus::Finished => format!(
             "{} ({}): {}",
             record.game.result,
-            record.game.termination.as_deref().unwrap_or("over"),
+            record
+                .game
+                .termination
+                .as_deref()
+                .and_then(|t| t.parse::<slowfuse_rules::EndReason>().ok())
+                .map_or("over", |r| r.describe_in(&record.game.variant))
+                .to_lowercase(),
             "every bomb is shown"
         ),
         GameStatus::Aborted => "The game was called off.".to_string(),

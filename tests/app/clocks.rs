@@ -310,6 +310,7 @@ on_both_databases_at_t0!(sqlite_more, postgres_more:
     leave_is_limited_by_the_yearly_allowance,
     giving_time_extends_the_opponents_deadline,
     the_overview_tells_draw_offers_gifts_and_leave_at_their_ply,
+    leave_from_today_starts_when_booked_and_reads_in_the_readers_time_zone,
 );
 
 fn book(app: &TestApp, token: &str, start: &str, days: i64) -> common::Reply {
@@ -356,6 +357,86 @@ fn leave_freezes_the_clock_and_the_opponent_sees_it(app: &TestApp, clock: &Fixed
     // Fischer-free check of the worker: past the extended deadline she loses.
     clock.advance(Duration::days(6) + Duration::minutes(1));
     assert_eq!(run_two_workers(app), vec![Expiry::Flagged(g)]);
+}
+
+fn leave_from_today_starts_when_booked_and_reads_in_the_readers_time_zone(
+    app: &TestApp,
+    clock: &FixedClock,
+) {
+    let (a, b, g) = alice_v_bob(
+        app,
+        json!({"variant": "atomic", "color": "white", "days_per_move": 3}),
+    );
+    app.play_all(g, &a, &b, &["e4", "e5"]);
+    // Alice reads times in Berlin (CET in March, an hour ahead of UTC); Bob chose no zone.
+    let r = app.post_method(
+        "PUT",
+        "/api/v1/me/notifications",
+        Some(&a),
+        json!({"time_zone": "Europe/Berlin"}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    // At 18:02 UTC she books today: the leave starts now, not at the midnight behind her.
+    clock.advance(Duration::hours(6) + Duration::minutes(2));
+    let r = book(app, &a, "2026-03-01", 1);
+    assert_eq!(r.status, 201, "{}", r.body);
+    let booking = &r.body["bookings"][0];
+    assert_eq!(
+        booking["start"],
+        rfc(t0() + Duration::hours(6) + Duration::minutes(2))
+    );
+    assert_eq!(booking["end"], rfc(t0() + Duration::hours(12)));
+    assert_eq!(booking["days"], 1);
+    assert_eq!(r.body["left_days"], 27);
+    // Her clock ran from 12:00 to 18:02, and stands still only from then until midnight.
+    assert_eq!(
+        deadline_of(app, g),
+        rfc(t0() + Duration::days(3) + Duration::hours(5) + Duration::minutes(58))
+    );
+    // Each reader reads the moments in their own time zone.
+    let alice = app.logged_in("alice");
+    let own = alice.get(&format!("/games/{g}")).body;
+    assert!(
+        own.contains("You are on leave until 2026-03-02 01:00 CET: your clock stands still."),
+        "{own}"
+    );
+    let account = alice.get("/account").body;
+    assert!(
+        account.contains("<td>2026-03-01 19:02 CET</td><td>2026-03-02 01:00 CET</td>"),
+        "{account}"
+    );
+    let bob = app.logged_in("bob");
+    let theirs = bob.get(&format!("/games/{g}")).body;
+    assert!(
+        theirs.contains("alice is on leave until 2026-03-02 00:00 UTC: their clock stands still."),
+        "{theirs}"
+    );
+    // Back at 20:00 UTC: the move list tells the leave from its real start to its end.
+    clock.advance(Duration::minutes(118));
+    let id = booking["id"].as_i64().unwrap();
+    let r = app.post_method(
+        "DELETE",
+        &format!("/api/v1/me/leave/{id}"),
+        Some(&a),
+        json!({}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let told = |page: &str| {
+        move_lines(page)
+            .into_iter()
+            .find(|l| l.contains("e5"))
+            .expect("the move e5")
+    };
+    let own = told(&alice.get(&format!("/games/{g}")).body);
+    assert!(
+        own.contains("You were on leave from 2026-03-01 19:02 CET to 2026-03-01 21:00 CET"),
+        "{own}"
+    );
+    let theirs = told(&bob.get(&format!("/games/{g}")).body);
+    assert!(
+        theirs.contains("alice was on leave from 2026-03-01 18:02 UTC to 2026-03-01 20:00 UTC"),
+        "{theirs}"
+    );
 }
 
 fn leave_is_limited_by_the_yearly_allowance(app: &TestApp, clock: &FixedClock) {

@@ -48,6 +48,7 @@ engine_tests!(
     two_workers_at_once_write_each_position_once,
     games_without_an_analysis_are_refused_clearly,
     the_engine_tab_asks_shows_progress_then_the_graph_and_the_moves,
+    the_engines_line_on_the_tab_names_its_first_move_once,
 );
 
 /// Fool's mate: White's second move is a blunder, Black mates at once.
@@ -279,6 +280,37 @@ fn the_engine_tab_asks_shows_progress_then_the_graph_and_the_moves(app: &TestApp
     // Everyone who may see the game sees it, logged in or not.
     let (_, visitor) = app.get_text(&path);
     assert!(visitor.contains(r#"class="eval-graph""#));
+}
+
+/// The tab shows the engine's better move, then the rest of its line after it: the line's
+/// first move is that better move, and is not written twice.
+fn the_engines_line_on_the_tab_names_its_first_move_once(app: &TestApp) {
+    let (g, w) = finished_game(app, "olga", "piet");
+    assert_eq!(app.post(&analysis_path(g), Some(&w), json!({})).status, 202);
+    assert_eq!(analysis_pass(app, "line-worker"), vec![g]);
+    let a = app.get(&analysis_path(g), None).body;
+    // Before g4 (ply 2) the engine preferred another move, with a line beginning with it.
+    let before = &a["plies"][2];
+    let best = before["best_san"]
+        .as_str()
+        .expect("a better move")
+        .to_string();
+    let line: Vec<String> = before["best_line_san"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(line.first(), Some(&best), "{before}");
+    let (_, html) = app.get_text(&format!("/games/{g}"));
+    let row = row_of(&html, 3);
+    let rest = line[1..].join(" ");
+    let shown = if rest.is_empty() {
+        format!("<td>{best}</td>")
+    } else {
+        format!(r#"<td>{best} <span class="hint">{rest}</span></td>"#)
+    };
+    assert!(row.contains(&shown), "{shown} in {row}");
 }
 
 /// The analysis table's row of `ply`.

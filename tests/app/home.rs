@@ -14,6 +14,7 @@ on_both_databases_at_t0!(
     a_new_player_is_told_what_to_do_next,
     visitors_see_games_in_progress_the_variants_and_how_to_start,
     small_boards_show_the_position_on_my_games_search_and_home,
+    variants_and_their_own_endings_are_named_as_people_say_them,
 );
 
 /// A browser logged in as `name` (made through the API), through the login form.
@@ -343,4 +344,58 @@ fn small_boards_show_the_position_on_my_games_search_and_home(app: &TestApp, _cl
     let board = mini_board(&visitor.body, g).unwrap();
     assert!(board.contains(r#"data-theme="green""#));
     assert!(board.contains(r#"data-at="e4"><img src="/static/pieces/wP.svg""#));
+}
+
+fn variants_and_their_own_endings_are_named_as_people_say_them(app: &TestApp, _clock: &FixedClock) {
+    let (alice, bob) = (app.user("alice"), app.user("bob"));
+    // King of the Hill: White's king walks to d4, a centre square, and wins.
+    let hill = game(app, &alice, &bob, "kingofthehill", 3);
+    app.play_all(
+        hill,
+        &alice,
+        &bob,
+        &["e3", "e6", "Ke2", "Ke7", "Kd3", "Kd6", "Kd4"],
+    );
+    let sweeper = game(app, &alice, &bob, "minesweeper", 3);
+
+    // The game page's status says what happened.
+    let (_, page) = app.get_text(&format!("/games/{hill}"));
+    assert!(
+        page.contains("1-0 alice wins — King reached the centre"),
+        "{page}"
+    );
+    assert!(!page.contains("Variant goal"), "{page}");
+    // So do the dashboard's results, the search and the PGN.
+    let browser = logged_in(app, "alice");
+    let home = browser.get("/").body;
+    assert!(
+        home.contains("King of the Hill · 1-0, king reached the centre"),
+        "{home}"
+    );
+    let found = app.browser().get("/search?player=alice").body;
+    assert!(found.contains("1-0 (king reached the centre)"), "{found}");
+    let (_, pgn) = app.get_text(&format!("/games/{hill}.pgn"));
+    assert!(
+        pgn.contains(r#"[Termination "King reached the centre"]"#),
+        "{pgn}"
+    );
+
+    // My games and the profile name each variant as the game page does.
+    let mine = browser.get("/games").body;
+    let profile = app.browser().get("/users/alice").body;
+    for (page, what) in [(&mine, "my games"), (&profile, "the profile")] {
+        for name in ["King of the Hill", "Minesweeper"] {
+            assert!(
+                page.contains(&format!("<td>{name}</td>")),
+                "{name} on {what}: {page}"
+            );
+        }
+        for stored in ["kingofthehill", "minesweeper"] {
+            assert!(
+                !page.contains(&format!("<td>{stored}</td>")),
+                "{stored} on {what}: {page}"
+            );
+        }
+    }
+    assert!(sweeper > hill);
 }

@@ -168,6 +168,7 @@ mail_tests!(
     notification_settings_on_the_account_page_and_in_the_api,
     time_running_low_is_mailed_once_per_turn_and_threshold,
     time_running_low_comes_on_time_when_leave_ends_early,
+    back_from_leave_with_the_whole_day_no_time_running_low_mail_comes_early,
     a_turn_past_its_deadline_gets_no_time_running_low_mail,
     booked_leave_mails_each_opponent_once_with_the_games_they_share,
     the_daily_digest_lists_games_awaiting_the_move_most_urgent_first,
@@ -1168,6 +1169,80 @@ fn time_running_low_comes_on_time_when_leave_ends_early(env: &mut Env) {
     env.advance(3600);
     env.pass();
     assert_eq!(low_time_subjects(&env.mails_since(before)).len(), 1, "once");
+}
+
+/// A turn that began during leave, and leave ended early: the player has the whole day for
+/// the move, so no "24 hours left" comes; the thresholds count the time the clock ran, not the
+/// days of leave between the opponent's move and the deadline.
+fn back_from_leave_with_the_whole_day_no_time_running_low_mail_comes_early(env: &mut Env) {
+    let a = env.verified_user("alice");
+    let b = env.verified_user("bob");
+    let g = env.app.game_from(
+        &a,
+        &b,
+        json!({"variant": "standard", "color": "white", "days_per_move": 1, "opponent": null}),
+    );
+    env.play(g, &a, "e4", 0);
+    env.play(g, &b, "e5", 1);
+    env.play(g, &a, "Nf3", 2);
+    env.settle();
+    // Alice books five days of leave from tomorrow; Bob answers once it has begun.
+    let r = env.app.post(
+        "/api/v1/me/leave",
+        Some(&a),
+        json!({"start": "2026-12-02", "days": 5}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = r.body["bookings"][0]["id"].as_i64().expect("the booking");
+    env.advance(16 * 3600);
+    env.play(g, &b, "Nc6", 3);
+    let before = env.settle();
+    let alices = |env: &Env| {
+        let mails: Vec<Mail> = env
+            .mails_since(before)
+            .into_iter()
+            .filter(|m| m.is_to("alice"))
+            .collect();
+        low_time_subjects(&mails)
+    };
+    env.advance(35 * 3600);
+    env.pass();
+    assert!(alices(env).is_empty(), "on leave: {:?}", alices(env));
+
+    // Back early: her day for the move starts now.
+    let r = env.app.post_method(
+        "DELETE",
+        &format!("/api/v1/me/leave/{id}"),
+        Some(&a),
+        json!({}),
+    );
+    assert!(r.status < 300, "{} {}", r.status, r.body);
+    let now = slowfuse::clock::Clock::now(env.clock.as_ref());
+    let deadline = deadline_in_queue(env, &a, g);
+    assert_eq!(deadline - now, Duration::hours(24), "the whole day");
+    env.pass();
+    env.advance(60);
+    env.pass();
+    assert!(
+        alices(env).is_empty(),
+        "the whole day left: {:?}",
+        alices(env)
+    );
+
+    // 80% of her day gone (19.2 hours): the one mail of this turn, about 5 hours before.
+    let at_80 = deadline - Duration::minutes(24 * 60 / 5);
+    let now = slowfuse::clock::Clock::now(env.clock.as_ref());
+    env.advance((at_80 - now).num_seconds() - 60);
+    env.pass();
+    assert!(alices(env).is_empty(), "too early: {:?}", alices(env));
+    env.advance(120);
+    env.pass();
+    let subjects = alices(env);
+    assert_eq!(subjects.len(), 1, "{subjects:?}");
+    assert!(subjects[0].contains("about 5 hours"), "{subjects:?}");
+    env.advance(3600);
+    env.pass();
+    assert_eq!(alices(env).len(), 1, "once");
 }
 
 /// A game left for the opponent to claim (no automatic loss on time) runs on past the

@@ -16,6 +16,8 @@ on_both_databases!(
     a_typed_move_is_never_dropped_and_only_possible_actions_are_offered,
     an_address_that_cannot_be_read_gets_the_sites_error_page,
     unknown_addresses_get_the_sites_404_page_and_every_page_answers_head,
+    one_day_is_one_day_and_leave_is_told_in_one_sentence,
+    keep_playing_brings_back_the_message_typed_with_resign,
 );
 
 /// Plays a move from the game page's form, using the ply the page shows.
@@ -491,14 +493,10 @@ fn conditional_moves_leave_and_gifts_of_time_from_the_forms(app: &TestApp) {
     );
     assert_eq!(r.status, 422);
     assert!(r.body.contains("a date like"));
-    assert!(
-        bob.get(&game)
-            .body
-            .contains("Leave taken: alice is on leave until")
-    );
+    assert!(bob.get(&game).body.contains("alice is on leave until"));
     // Alice is told of her own leave as "you".
     let own = alice.get(&game).body;
-    assert!(own.contains("Leave taken: You are on leave until"), "{own}");
+    assert!(own.contains("You are on leave until"), "{own}");
     assert!(!own.contains("alice is on leave"));
     // New leave starts tomorrow unless chosen otherwise; leave under way can end now.
     let account = alice.get("/account").body;
@@ -1068,4 +1066,120 @@ fn unknown_addresses_get_the_sites_404_page_and_every_page_answers_head(app: &Te
         assert_eq!(res.status().as_u16(), status, "HEAD {path}");
         assert_eq!(res.text().unwrap_or_default(), "", "HEAD {path}: no body");
     }
+}
+
+fn one_day_is_one_day_and_leave_is_told_in_one_sentence(app: &TestApp) {
+    let (alice, bob, game) = start_game(app);
+    assert_eq!(play(&alice, &game, "e4", "").status, 303);
+    assert_eq!(play(&bob, &game, "e5", "").status, 303);
+    // The gift form counts its days, and a gift of one day says so.
+    let page = bob.get(&game).body;
+    assert!(
+        page.contains(r#"<option value="1">1 day</option>"#),
+        "{page}"
+    );
+    let r = bob.follow(act(&bob, &game, "give_time", "1"));
+    assert!(
+        r.body.contains("You gave your opponent 1 more day."),
+        "{}",
+        r.body
+    );
+    assert!(!r.body.contains("1 more days"));
+    assert!(r.body.contains("gave alice 1 day"), "the move list too");
+    // One day of leave, from today.
+    let csrf = alice.csrf("/account");
+    let today = chrono::Utc::now()
+        .date_naive()
+        .format("%Y-%m-%d")
+        .to_string();
+    let r = alice.follow(alice.post(
+        "/account/leave",
+        &[("csrf_token", &csrf), ("start", &today), ("days", "1")],
+    ));
+    assert!(
+        r.body
+            .contains(&format!("Leave booked: 1 day from {today}.")),
+        "{}",
+        r.body
+    );
+    // The game page tells it once, in one sentence, to each reader.
+    let own = alice.get(&game).body;
+    let mine = regex::Regex::new(
+        r"<p[^>]*>You are on leave until \d{4}-\d\d-\d\d \d\d:\d\d UTC: your clock stands still\.</p>",
+    )
+    .unwrap();
+    assert!(mine.is_match(&own), "{own}");
+    assert!(!own.contains("Leave taken"), "{own}");
+    let theirs = bob.get(&game).body;
+    let told = regex::Regex::new(
+        r"<p[^>]*>alice is on leave until \d{4}-\d\d-\d\d \d\d:\d\d UTC: their clock stands still\.</p>",
+    )
+    .unwrap();
+    assert!(told.is_match(&theirs), "{theirs}");
+    assert!(!theirs.contains("Leave taken"), "{theirs}");
+}
+
+/// The form around the button `button_id`: its method, address and hidden fields.
+fn form_around(html: &str, button_id: &str) -> (String, String, Vec<(String, String)>) {
+    let button = html
+        .find(&format!(r#"id="{button_id}""#))
+        .unwrap_or_else(|| panic!("no {button_id} in {html}"));
+    let form = &html[html[..button].rfind("<form").expect("a form")..button];
+    let attribute = |name: &str| {
+        regex::Regex::new(&format!(r#"{name}="([^"]*)""#))
+            .unwrap()
+            .captures(form)
+            .map(|c| c[1].to_string())
+            .unwrap_or_default()
+    };
+    let hidden = regex::Regex::new(r#"<input type="hidden" name="([^"]+)" value="([^"]*)">"#)
+        .unwrap()
+        .captures_iter(form)
+        .map(|c| (c[1].to_string(), c[2].to_string()))
+        .collect();
+    (attribute("method"), attribute("action"), hidden)
+}
+
+fn keep_playing_brings_back_the_message_typed_with_resign(app: &TestApp) {
+    let (alice, _bob, game) = start_game(app);
+    let page = alice.get(&game);
+    let csrf = hidden_value(&page.body, "csrf_token").unwrap();
+    let asked = alice.post(
+        &game,
+        &[
+            ("csrf_token", &csrf),
+            ("ply", "0"),
+            ("action", "resign"),
+            ("move", ""),
+            ("message", "Good game so far"),
+            ("confirm", "no"),
+        ],
+    );
+    assert_eq!(asked.status, 200);
+    assert!(asked.body.contains("Resign this game?"), "{}", asked.body);
+    // Keep playing, as a browser without JavaScript sends its form.
+    let (method, action, fields) = form_around(&asked.body, "cancel-resign");
+    let fields: Vec<(&str, &str)> = fields
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let back = if method.eq_ignore_ascii_case("post") {
+        alice.follow(alice.post(&action, &fields))
+    } else {
+        alice.get(&action)
+    };
+    assert_eq!(back.status, 200, "{}", back.body);
+    assert!(back.body.contains(r#"id="action-form""#), "{}", back.body);
+    assert!(!back.body.contains("Resign this game?"));
+    assert!(
+        back.body
+            .contains(r#"id="message-input" name="message" value="Good game so far""#),
+        "the message is still in its box: {}",
+        back.body
+    );
+    assert!(
+        !back.body.contains(r#"<option value="resign" selected>"#),
+        "the action is chosen afresh"
+    );
+    assert!(back.body.contains("alice to move"), "the game runs on");
 }

@@ -1,7 +1,7 @@
 //! The record cache seen from outside: each instance keeps the games it showed and answers a
 //! page view of a game nobody changed with one query of its revision, so what another instance
 //! (or this one) wrote since must show at once. Two instances on one database, on both
-//! databases: a move, a comment, a resignation and leave booked on one are seen on the other's
+//! databases: a move, a comment, leave booked, a resignation and leave ended early on one are seen on the other's
 //! page and JSON at the next view.
 
 use crate::common;
@@ -227,20 +227,8 @@ fn what_one_instance_writes_the_other_shows_at_once(a: &TestApp, b: &TestApp) {
     a.play(g, &bob, "Nf6", 1);
     assert_eq!(b.get(&format!("/api/v1/games/{g}"), None).body["ply"], 2);
     assert_eq!(a.get(&format!("/api/v1/games/{g}"), None).body["ply"], 2);
-    // A resignation through B ends the game on A's page.
-    let r = b.post(
-        &format!("/api/v1/games/{g}/actions"),
-        Some(&alice),
-        json!({"action": "resign", "ply": 2}),
-    );
-    assert_eq!(r.status, 200, "{}", r.body);
-    let seen = a.get(&format!("/api/v1/games/{g}"), None);
-    assert_eq!(seen.body["status"], "finished", "{}", seen.body);
-    assert_eq!(seen.body["result"], "0-1");
-    let before = page(a, g);
-    assert!(!before.contains("is on leave until"), "no leave yet");
-    // Leave booked through B from the start of today overlaps the game that ended today: the
-    // ended game's page on A now shows it (its record kept on A is stale).
+    // Leave from today, booked through B, begins at once: A's page shows it.
+    assert!(!page(a, g).contains("is on leave until"), "no leave yet");
     let today = chrono::Utc::now()
         .date_naive()
         .format("%Y-%m-%d")
@@ -251,11 +239,30 @@ fn what_one_instance_writes_the_other_shows_at_once(a: &TestApp, b: &TestApp) {
         json!({"start": today, "days": 2}),
     );
     assert_eq!(r.status, 201, "{}", r.body);
-    let after = page(a, g);
-    assert!(
-        after.contains("is on leave until"),
-        "alice's leave shows on the ended game's page"
+    let id = r.body["bookings"][0]["id"].as_i64().expect("the booking");
+    assert!(page(a, g).contains("alice is on leave until"));
+    // A resignation through B ends the game on A's page.
+    let r = b.post(
+        &format!("/api/v1/games/{g}/actions"),
+        Some(&alice),
+        json!({"action": "resign", "ply": 2}),
     );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let seen = a.get(&format!("/api/v1/games/{g}"), None);
+    assert_eq!(seen.body["status"], "finished", "{}", seen.body);
+    assert_eq!(seen.body["result"], "0-1");
+    // The leave, ended early through B, overlaps the game that ended during it: the ended
+    // game's page on A no longer tells it as under way (its record kept on A is stale).
+    assert!(page(a, g).contains("alice is on leave until"));
+    let r = b.post_method(
+        "DELETE",
+        &format!("/api/v1/me/leave/{id}"),
+        Some(&alice),
+        json!({}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let after = page(a, g);
+    assert!(!after.contains("is on leave until"), "{after}");
 }
 
 #[test]

@@ -5,6 +5,8 @@ use std::str::FromStr;
 
 use shakmaty::Color;
 
+use crate::variant::Variant;
+
 /// How a game ended, on or off the board.
 ///
 /// The first seven end the game automatically after a move; the claim
@@ -86,8 +88,9 @@ impl EndReason {
         }
     }
 
-    /// Words for people, used on the game page and in the PGN `Termination`
-    /// tag, e.g. `"King exploded"` or `"Draw by agreement"`.
+    /// Words for people, e.g. `"King exploded"` or `"Draw by agreement"`;
+    /// [`EndReason::describe_in`] names a variant's own ending, as the game
+    /// page, the mails and the PGN `Termination` tag do.
     pub fn describe(self) -> &'static str {
         match self {
             EndReason::Explosion => "King exploded",
@@ -103,6 +106,35 @@ impl EndReason {
             EndReason::Agreement => "Draw by agreement",
             EndReason::Resignation => "Resignation",
             EndReason::Time => "Time forfeit",
+        }
+    }
+
+    /// Words for people in a game of `variant` (a stored name such as `"kingofthehill"`, or
+    /// `"minesweeper"`): a variant's own ending says what happened, e.g. `"King reached the
+    /// centre"` or `"Third check"`; every other reason reads as [`EndReason::describe`].
+    ///
+    /// ```
+    /// use slowfuse_rules::EndReason;
+    ///
+    /// assert_eq!(EndReason::VariantWin.describe_in("threecheck"), "Third check");
+    /// assert_eq!(EndReason::Checkmate.describe_in("threecheck"), "Checkmate");
+    /// ```
+    pub fn describe_in(self, variant: &str) -> &'static str {
+        let minesweeper = variant.eq_ignore_ascii_case("minesweeper");
+        let known = variant.parse::<Variant>().ok();
+        match (self, known) {
+            (EndReason::VariantWin, Some(Variant::Antichess)) => "All pieces lost or blocked",
+            (EndReason::VariantWin, Some(Variant::KingOfTheHill)) => "King reached the centre",
+            (EndReason::VariantWin, Some(Variant::ThreeCheck)) => "Third check",
+            (EndReason::VariantWin, Some(Variant::RacingKings)) => "King reached the eighth rank",
+            (EndReason::VariantWin, Some(Variant::Horde)) => "Every White piece captured",
+            (EndReason::VariantWin, None) if minesweeper => "King captured after a blast",
+            (EndReason::VariantDraw, Some(Variant::RacingKings)) => {
+                "Both kings reached the eighth rank"
+            }
+            (EndReason::VariantDraw, Some(Variant::Horde)) => "No pieces left on the board",
+            (EndReason::VariantDraw, None) if minesweeper => "Both kings lost in one blast",
+            _ => self.describe(),
         }
     }
 
@@ -195,6 +227,43 @@ mod tests {
         assert!("mate".parse::<EndReason>().is_err());
         assert_eq!(EndReason::Explosion.describe(), "King exploded");
         assert_eq!(EndReason::Agreement.describe(), "Draw by agreement");
+    }
+
+    #[test]
+    fn a_variants_own_ending_says_what_happened() {
+        let win = EndReason::VariantWin;
+        assert_eq!(win.describe_in("antichess"), "All pieces lost or blocked");
+        assert_eq!(win.describe_in("kingofthehill"), "King reached the centre");
+        assert_eq!(win.describe_in("threecheck"), "Third check");
+        assert_eq!(
+            win.describe_in("racingkings"),
+            "King reached the eighth rank"
+        );
+        assert_eq!(win.describe_in("horde"), "Every White piece captured");
+        assert_eq!(
+            win.describe_in("minesweeper"),
+            "King captured after a blast"
+        );
+        assert_eq!(
+            EndReason::VariantDraw.describe_in("racingkings"),
+            "Both kings reached the eighth rank"
+        );
+        // Each variant win and draw the rules can end a game with has words of its own.
+        let wins = [
+            Variant::Antichess,
+            Variant::KingOfTheHill,
+            Variant::ThreeCheck,
+            Variant::RacingKings,
+            Variant::Horde,
+        ];
+        for v in wins {
+            assert!(!win.describe_in(v.as_str()).contains("Variant"), "{v:?}");
+        }
+        for v in [Variant::RacingKings, Variant::Horde] {
+            let draw = EndReason::VariantDraw.describe_in(v.as_str());
+            assert!(!draw.contains("Variant"), "{v:?}");
+        }
+        assert_eq!(EndReason::Explosion.describe_in("atomic"), "King exploded");
     }
 
     #[test]

@@ -69,7 +69,8 @@ pub struct EngineRow {
     pub judgement: &'static str,
     /// `?!`, `?`, `??` or empty.
     pub symbol: &'static str,
-    /// The move the engine preferred, when this one is judged ("Nf3"), and its line.
+    /// The move the engine preferred, when this one is judged ("Nf3"), and the rest of its line
+    /// after that move ("Nc6 d4").
     pub best_san: String,
     pub best_line: String,
     /// The row is the ply shown on the board.
@@ -146,9 +147,13 @@ pub fn engine_panel(
                     .filter(|_| judged)
                     .and_then(|b| b.figures.best_san.clone())
                     .unwrap_or_default(),
+                // The line begins with the better move itself, shown just before it.
                 best_line: before
                     .filter(|_| judged)
-                    .map(|b| b.figures.best_line_san.join(" "))
+                    .map(|b| {
+                        let line = &b.figures.best_line_san;
+                        line.get(1..).unwrap_or_default().join(" ")
+                    })
                     .unwrap_or_default(),
                 shown: u32::try_from(p.figures.ply).is_ok_and(|ply| ply == shown),
             })

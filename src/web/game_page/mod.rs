@@ -120,6 +120,9 @@ pub enum Occasion {
     Confirm(Box<Preview>),
     /// To ask whether the player really resigns (always asked), keeping their message.
     ConfirmResign { message: String },
+    /// Back from that question with "Keep playing": the current position, the message typed
+    /// with Resign back in its box.
+    KeepPlaying { message: String },
 }
 
 /// The game page as drawn: one field per panel, each built by a pure function of the record,
@@ -197,7 +200,9 @@ impl GamePage {
             Occasion::View { ply, flipped } => (*ply, *flipped, None, None),
             Occasion::Refused(refusal) => (None, false, Some(refusal), None),
             Occasion::Confirm(preview) => (None, false, None, Some(preview.as_ref())),
-            Occasion::ConfirmResign { .. } => (None, false, None, None),
+            Occasion::ConfirmResign { .. } | Occasion::KeepPlaying { .. } => {
+                (None, false, None, None)
+            }
         };
         let resign_question = match input.occasion {
             Occasion::ConfirmResign { message } => Some(message.clone()),
@@ -216,7 +221,7 @@ impl GamePage {
                 input
                     .leave
                     .iter()
-                    .map(|l| moves::leave_entry(l, viewer.id, input.now)),
+                    .map(|l| moves::leave_entry(l, viewer.id, input.now, extras.time_zone)),
             );
             entries.sort_by_key(|e| (e.ply, e.written_at));
             entries
@@ -227,17 +232,21 @@ impl GamePage {
             note: extras.note.as_deref(),
             max_chars: input.max_chars,
         };
+        let mut actions = actions::action_bar(
+            &standing,
+            &viewer,
+            refusal,
+            input.now,
+            game.can_claim_draw().is_some(),
+        );
+        if let Occasion::KeepPlaying { message } = input.occasion {
+            actions.message_value.clone_from(message);
+        }
         GamePage {
             layout,
             id: record.game.id,
             form_ply: record.game.ply,
-            actions: actions::action_bar(
-                &standing,
-                &viewer,
-                refusal,
-                input.now,
-                game.can_claim_draw().is_some(),
-            ),
+            actions,
             board: board::board_panel(
                 shown,
                 view_ply,
@@ -249,7 +258,7 @@ impl GamePage {
             )
             .waiting(preview.is_some()),
             moves: moves::move_list(record.game.id, game, &conversation, view_ply),
-            players: players::players(&standing, &viewer),
+            players: players::players(&standing, &viewer, extras.time_zone),
             status: status::status_panel(&standing, &me, input.now),
             material: info::material_text(game, view_ply),
             variant: info::variant_panel(record.kind),
@@ -378,9 +387,10 @@ pub async fn draw(
     let game = record.chess_game().map_err(WebError::internal)?;
     let viewer = Viewer::of(&record, me, viewer::comments_hidden(session));
     let status = match &occasion {
-        Occasion::View { .. } | Occasion::Confirm(_) | Occasion::ConfirmResign { .. } => {
-            StatusCode::OK
-        }
+        Occasion::View { .. }
+        | Occasion::Confirm(_)
+        | Occasion::ConfirmResign { .. }
+        | Occasion::KeepPlaying { .. } => StatusCode::OK,
         Occasion::Refused(refusal) => refusal.status,
     };
     let inputs = PageInputs {

@@ -4,11 +4,13 @@
 use std::sync::Arc;
 
 use chrono::NaiveDateTime;
+use chrono_tz::Tz;
 use slowfuse_rules::Game;
 
 use super::move_lines::{plain_lines, write_line};
 use crate::game::LeaveTaken;
 use crate::usecases::messages::{Entry, Kind};
+use crate::web::time_words::moment_text;
 
 /// The move list as drawn.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -32,21 +34,26 @@ fn lines_by_ply(conversation: &[Entry], last_ply: u32) -> Vec<(usize, String)> {
 }
 
 /// A player's leave as a line of the move list, at the ply it began: "bob was on leave from
-/// 2026-12-03 09:00 to 2026-12-05 09:00 UTC", or "is on leave until …" while it runs; to the
-/// player themselves "You were / are on leave …".
-pub fn leave_entry(leave: &LeaveTaken, viewer: Option<i64>, now: NaiveDateTime) -> Entry {
-    let moment = |t: NaiveDateTime| t.format("%Y-%m-%d %H:%M").to_string();
+/// 2026-12-03 18:02 UTC to 2026-12-05 00:00 UTC", or "is on leave until …" while it runs; to the
+/// player themselves "You were / are on leave …". The moments are in the reader's `zone`.
+pub fn leave_entry(
+    leave: &LeaveTaken,
+    viewer: Option<i64>,
+    now: NaiveDateTime,
+    zone: Option<Tz>,
+) -> Entry {
+    let moment = |t: NaiveDateTime| moment_text(t, zone);
     let yours = viewer == Some(leave.user_id);
     let text = match (leave.end > now, yours) {
-        (true, false) => format!("is on leave until {} UTC", moment(leave.end)),
-        (true, true) => format!("are on leave until {} UTC", moment(leave.end)),
+        (true, false) => format!("is on leave until {}", moment(leave.end)),
+        (true, true) => format!("are on leave until {}", moment(leave.end)),
         (false, false) => format!(
-            "was on leave from {} to {} UTC",
+            "was on leave from {} to {}",
             moment(leave.start),
             moment(leave.end)
         ),
         (false, true) => format!(
-            "were on leave from {} to {} UTC",
+            "were on leave from {} to {}",
             moment(leave.start),
             moment(leave.end)
         ),

@@ -1,11 +1,12 @@
 //! The players panel: both players with their clocks, the player to move marked, the viewer
 //! as "(you)", and who is on leave now.
 
+use chrono_tz::Tz;
 use slowfuse_rules::Color;
 
 use super::standing::{PlayerClock, Standing};
 use super::viewer::Viewer;
-use crate::web::time_words::duration_text;
+use crate::web::time_words::{duration_text, moment_text};
 
 /// One player as the panel shows them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,7 +30,8 @@ pub struct PlayerPanel {
 pub struct Players {
     pub white: PlayerPanel,
     pub black: PlayerPanel,
-    /// "bob is on leave until … UTC: their clock stands still." for each player on leave now.
+    /// "bob is on leave until … UTC: their clock stands still." for each player on leave now,
+    /// the moment in the reader's time zone.
     pub leave_text: Vec<String>,
 }
 
@@ -49,21 +51,22 @@ fn player_panel(standing: &Standing, viewer: &Viewer, color: Color) -> PlayerPan
     }
 }
 
-/// The leave line of one player, spoken to them as "you" when they are the viewer.
-fn leave_line(player: &PlayerClock, is_viewer: bool) -> Option<String> {
-    let until = player.on_leave_until?.format("%Y-%m-%d %H:%M");
+/// The leave line of one player, spoken to them as "you" when they are the viewer; its moment
+/// in the reader's `zone`.
+fn leave_line(player: &PlayerClock, is_viewer: bool, zone: Option<Tz>) -> Option<String> {
+    let until = moment_text(player.on_leave_until?, zone);
     Some(if is_viewer {
-        format!("You are on leave until {until} UTC: your clock stands still.")
+        format!("You are on leave until {until}: your clock stands still.")
     } else {
         format!(
-            "{} is on leave until {until} UTC: their clock stands still.",
+            "{} is on leave until {until}: their clock stands still.",
             player.name
         )
     })
 }
 
-/// Both players as `viewer` sees them.
-pub fn players(standing: &Standing, viewer: &Viewer) -> Players {
+/// Both players as `viewer` sees them, moments in their time `zone`.
+pub fn players(standing: &Standing, viewer: &Viewer, zone: Option<Tz>) -> Players {
     Players {
         white: player_panel(standing, viewer, Color::White),
         black: player_panel(standing, viewer, Color::Black),
@@ -72,7 +75,7 @@ pub fn players(standing: &Standing, viewer: &Viewer) -> Players {
             (&standing.black, Color::Black),
         ]
         .into_iter()
-        .filter_map(|(player, color)| leave_line(player, viewer.color() == Some(color)))
+        .filter_map(|(player, color)| leave_line(player, viewer.color() == Some(color), zone))
         .collect(),
     }
 }
@@ -95,20 +98,20 @@ mod tests {
             seat: Some(Seat::first_board(Color::Black)),
             hides_comments: false,
         };
-        let p = players(&s, &me);
+        let p = players(&s, &me, None);
         assert_eq!(p.white.clock, "3 days 0 h");
         assert!(p.white.to_move && !p.white.you && p.black.you);
         assert_eq!(
             p.leave_text,
             ["You are on leave until 2026-12-24 09:30 UTC: your clock stands still."]
         );
-        let spectator = players(&s, &Viewer::default());
+        let spectator = players(&s, &Viewer::default(), Some(chrono_tz::Europe::Berlin));
         assert_eq!(
             spectator.leave_text,
-            ["bob is on leave until 2026-12-24 09:30 UTC: their clock stands still."]
+            ["bob is on leave until 2026-12-24 10:30 CET: their clock stands still."]
         );
         s.status = GameStatus::Finished;
-        let p = players(&s, &me);
+        let p = players(&s, &me, None);
         assert!(p.white.clock.is_empty() && !p.white.to_move);
     }
 }

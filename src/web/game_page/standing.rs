@@ -47,6 +47,8 @@ pub struct Standing {
     pub result: String,
     /// How it ended (the stored name), once it has.
     pub termination: Option<String>,
+    /// How it ended in words, in the game's variant ("King reached the centre"); empty before.
+    pub ending: String,
     pub turn: Color,
     /// The colour whose draw offer stands.
     pub draw_offer: Option<Color>,
@@ -68,6 +70,13 @@ impl Standing {
             status: record.status,
             result: record.game.result.clone(),
             termination: record.game.termination.clone(),
+            ending: record
+                .game
+                .termination
+                .as_deref()
+                .and_then(|t| t.parse::<EndReason>().ok())
+                .map(|r| r.describe_in(&record.game.variant).to_string())
+                .unwrap_or_default(),
             turn: board.turn,
             draw_offer: board.draw_offer,
             deadline_at: board.deadline_at,
@@ -102,12 +111,7 @@ impl Standing {
             GameStatus::Started => format!("{} to move", self.to_move()),
             GameStatus::Aborted => "Aborted: the first moves were not made in time".to_string(),
             _ => {
-                let why = self
-                    .termination
-                    .as_deref()
-                    .and_then(|t| t.parse::<EndReason>().ok())
-                    .map(|r| r.describe().to_string())
-                    .unwrap_or_default();
+                let why = &self.ending;
                 let who = match self.result.as_str() {
                     "1-0" => format!("{} wins", self.white.name),
                     "0-1" => format!("{} wins", self.black.name),
@@ -155,6 +159,7 @@ pub(crate) mod tests {
             status: GameStatus::Started,
             result: "*".into(),
             termination: None,
+            ending: String::new(),
             turn: Color::White,
             draw_offer: None,
             deadline_at: None,
@@ -176,8 +181,8 @@ pub(crate) mod tests {
         s.status = GameStatus::Finished;
         s.result = "0-1".into();
         s.termination = Some("resignation".into());
-        let text = s.text();
-        assert!(text.starts_with("0-1 bob wins — "), "{text}");
+        s.ending = "Resignation".into();
+        assert_eq!(s.text(), "0-1 bob wins — Resignation");
         s.result = "1/2-1/2".into();
         assert!(s.text().starts_with("1/2-1/2 Draw — "));
         s.status = GameStatus::Aborted;

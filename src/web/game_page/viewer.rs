@@ -1,5 +1,6 @@
 //! Who looks at the game page: the logged-in user and their seat, their "Hide comments"
-//! choice, what they may do now, and what only their own rows hold (read once, in one place).
+//! choice, what they may do now, and what only their own rows hold (read once, in one place),
+//! their time zone among them.
 
 use actix_session::Session;
 use slowfuse_rules::Color;
@@ -7,6 +8,7 @@ use slowfuse_rules::Color;
 use super::standing::Standing;
 use crate::db::DbConnection;
 use crate::game::{GameRecord, Seat};
+use crate::usecases::email_settings::time_zone_of;
 use crate::usecases::messages::{MessageError, my_note};
 use crate::usecases::preferences::{Preferences, preferences_of};
 use crate::usecases::{conditional, tags};
@@ -78,6 +80,9 @@ pub struct ViewerExtras {
     pub note: Option<String>,
     /// Their board preferences (the defaults for visitors, whose browser keeps its own).
     pub preferences: Preferences,
+    /// The time zone they read moments in (read when a player's leave is to be told; UTC
+    /// when none).
+    pub time_zone: Option<chrono_tz::Tz>,
 }
 
 impl ViewerExtras {
@@ -95,6 +100,9 @@ impl ViewerExtras {
             preferences: preferences_of(conn, me)?,
             ..ViewerExtras::default()
         };
+        if record.players.iter().any(|p| !p.leave.is_empty()) {
+            extras.time_zone = Some(time_zone_of(conn, me)?);
+        }
         if viewer.plays() {
             extras.conditional =
                 conditional::my_lines(conn, record, me).map_err(WebError::internal)?;

@@ -16,6 +16,7 @@ use crate::web::errors::{WebError, refusal};
 use crate::web::forms::{CsrfForm, check_csrf, require_login};
 use crate::web::game_page::{SettingsForm, settings_form};
 use crate::web::respond::{local_path, render, see_other};
+use crate::web::time_words::moment_text;
 use crate::web::{AppState, Layout, session};
 
 #[derive(Template)]
@@ -46,11 +47,19 @@ struct AccountPage {
     today: String,
     /// The default first day of new leave: tomorrow, so that booking never spends today.
     tomorrow: String,
-    now: chrono::NaiveDateTime,
+    now: NaiveDateTime,
     mail: email_settings::MailSettingsView,
     time_zones: Vec<&'static str>,
     /// The board settings form (`_settings_form.html`).
     settings: SettingsForm,
+}
+
+impl AccountPage {
+    /// A moment of the reader's leave in their time zone: a booking starts when it was booked,
+    /// or at midnight UTC of its first day.
+    fn moment(&self, t: &NaiveDateTime) -> String {
+        moment_text(*t, Some(email_settings::time_zone(&self.mail.time_zone)))
+    }
 }
 
 pub async fn signup_form(session: Session) -> Result<HttpResponse, WebError> {
@@ -297,9 +306,10 @@ pub async fn book_leave(
         .await?
     {
         Ok(l) => {
+            let days = l.days();
+            let plural = if days == 1 { "" } else { "s" };
             let text = format!(
-                "Leave booked: {} days from {start}. Your clocks stand still then.",
-                l.days()
+                "Leave booked: {days} day{plural} from {start}. Your clocks stand still then."
             );
             session::flash(&session, "info", text);
             Ok(see_other("/account"))

@@ -328,6 +328,8 @@ struct ChallengeLinkPage {
     challenge: Challenge,
     /// The variant as people write it ("King of the Hill").
     variant: String,
+    /// The time control in words ("1 day per move").
+    time: String,
     creator: String,
     mine: bool,
     /// A bughouse challenge's seats in words (empty for two players).
@@ -381,17 +383,13 @@ pub async fn show_link(
         seats,
     };
     let seats_text = listing.seats_text();
-    let variant = challenge
-        .variant
-        .parse::<slowfuse_rules::Variant>()
-        .map_or_else(
-            |_| challenge.variant.clone(),
-            |v| v.display_name().to_string(),
-        );
+    let variant = crate::web::mini_board::variant_words(&challenge.variant);
+    let time = crate::game::clock::challenge_time_control(&challenge).describe();
     let page = ChallengeLinkPage {
         layout: Layout::from_session(&session),
         challenge,
         variant,
+        time,
         creator,
         mine,
         seats_text,

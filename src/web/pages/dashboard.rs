@@ -211,7 +211,7 @@ fn result_line(g: &GameSummary) -> ResultLine {
         .and_then(|t| t.parse::<EndReason>().ok());
     let how = match ending {
         _ if outcome == "aborted" => "no result".to_string(),
-        Some(reason) => format!("{score}, {}", reason.describe().to_lowercase()),
+        Some(reason) => format!("{score}, {}", reason.describe_in(&g.variant).to_lowercase()),
         None => score,
     };
     ResultLine {

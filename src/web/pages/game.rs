@@ -47,7 +47,9 @@ pub struct ActionForm {
     #[serde(rename = "move")]
     mv: Option<String>,
     message: Option<String>,
-    /// `ask`: show the move and wait for `Confirm move` instead of playing it (a preference).
+    /// `ask`: show the move and wait for `Confirm move` instead of playing it (a preference);
+    /// `done`: the move or the resignation confirmed; `keep`: "Keep playing" after the resign
+    /// question.
     confirm: Option<String>,
     /// `next`: after a move, go on to the next game awaiting the player's move (a preference).
     then: Option<String>,
@@ -95,7 +97,10 @@ fn done_text(action: &Action, record: &GameRecord, me: i64, ply: i32) -> String 
         }
         Action::WithdrawDraw => "You withdrew your draw offer.".into(),
         Action::Comment => "Your comment is posted.".into(),
-        Action::GiveTime(days) => format!("You gave your opponent {} more days.", days.trim()),
+        Action::GiveTime(days) => match days.trim() {
+            "1" => "You gave your opponent 1 more day.".into(),
+            days => format!("You gave your opponent {days} more days."),
+        },
         Action::Takeback => "Your last move is taken back: your move.".into(),
     }
 }
@@ -174,6 +179,14 @@ pub async fn act(
             typed,
         );
         return game_page::draw(&state, &session, id, Occasion::Refused(refusal)).await;
+    }
+    if action == Action::Resign && form.confirm.as_deref() == Some("keep") {
+        // "Keep playing" after the resign question: nothing changes, and the page comes back
+        // with the message typed with Resign still in its box.
+        let occasion = Occasion::KeepPlaying {
+            message: typed_message(&typed),
+        };
+        return game_page::draw(&state, &session, id, occasion).await;
     }
     let outcome = if action == Action::Resign && form.confirm.as_deref() != Some("done") {
         // Resigning always asks first (of a player who may resign), and changes nothing until

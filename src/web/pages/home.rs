@@ -17,7 +17,7 @@ use crate::usecases::games::{FINISHED_LISTED, GameSummary, my_games, next_game_i
 use crate::usecases::preferences::preferences_of;
 use crate::web::errors::WebError;
 use crate::web::forms::{check_csrf, require_login};
-use crate::web::mini_board::{BoardLook, MiniBoard};
+use crate::web::mini_board::{BoardLook, MiniBoard, variant_words};
 use crate::web::respond::{render, see_other};
 use crate::web::time_words::time_left_text;
 use crate::web::{AppState, Layout, session};
@@ -42,7 +42,7 @@ fn game_line(g: &GameSummary, now: NaiveDateTime) -> GameLine {
     };
     GameLine {
         id: g.id,
-        variant: g.variant.clone(),
+        variant: variant_words(&g.variant),
         white: g.white_name.clone(),
         black: g.black_name.clone(),
         my_color: color_name(g.my_color),

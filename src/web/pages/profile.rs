@@ -8,21 +8,15 @@ use askama::Template;
 use crate::usecases::profiles::{HistoryEntry, Profile, RecentGame, VariantRating, load_profile};
 use crate::usecases::ratings::is_provisional;
 use crate::web::errors::WebError;
+use crate::web::mini_board::variant_words;
 use crate::web::respond::render;
+use crate::web::time_words::moment_text;
 use crate::web::{AppState, Layout};
 
 /// Rating changes shown per variant on the page, newest first.
 pub const PAGE_HISTORY: i64 = 20;
 /// Games shown on the page, most recently active first.
 pub const PAGE_GAMES: i64 = 20;
-
-/// A variant's display name ("Atomic", "Chess960"), or the stored name when unknown.
-pub fn variant_label(stored: &str) -> String {
-    stored
-        .parse::<slowfuse_rules::Variant>()
-        .map(|v| v.display_name().to_string())
-        .unwrap_or_else(|_| stored.to_string())
-}
 
 /// One line of a rating's history as drawn.
 pub struct HistoryLine {
@@ -97,7 +91,7 @@ fn history_line(h: &HistoryEntry) -> HistoryLine {
 fn rating_view(r: &VariantRating) -> RatingView {
     RatingView {
         key: r.rating.variant.clone(),
-        variant: variant_label(&r.rating.variant),
+        variant: variant_words(&r.rating.variant),
         rating: r.rating.rating.round() as i64,
         deviation: r.rating.deviation.round() as i64,
         provisional: is_provisional(r.rating.deviation),
@@ -109,7 +103,7 @@ fn rating_view(r: &VariantRating) -> RatingView {
 fn game_line(g: &RecentGame) -> GameLine {
     GameLine {
         id: g.id,
-        variant: variant_label(&g.variant),
+        variant: variant_words(&g.variant),
         white: g.white.clone(),
         black: g.black.clone(),
         white_name: g.white_name.clone(),
@@ -161,22 +155,33 @@ pub async fn show(
     let name = path.into_inner();
     let now = state.now();
     let allowance = state.settings.game.leave_days_per_year;
-    let (profile, leave, periods) = state
+    let reader = crate::web::session::current_user_id(&session);
+    let (profile, leave, on_leave_until) = state
         .db(move |c| -> Result<_, WebError> {
             let Some(profile) = load_profile(c, &name, PAGE_HISTORY, PAGE_GAMES)? else {
-                return Ok((None, None, Vec::new()));
+                return Ok((None, None, None));
             };
             let user =
                 crate::usecases::accounts::user_by_name(c, &name)?.ok_or(WebError::NotFound)?;
             let leave = crate::usecases::leave::leave_summary(c, now, allowance, user.id)?;
             let periods = crate::game::clock::leave_periods(c, user.id)?;
-            Ok((Some(profile), Some(leave), periods))
+            // The end of leave under way, in the reader's time zone.
+            let until = match crate::usecases::leave::on_leave_until(&periods, now) {
+                Some(t) => {
+                    let zone = match reader {
+                        Some(id) => Some(crate::usecases::email_settings::time_zone_of(c, id)?),
+                        None => None,
+                    };
+                    Some(moment_text(t, zone))
+                }
+                None => None,
+            };
+            Ok((Some(profile), Some(leave), until))
         })
         .await??;
     let profile = profile.ok_or(WebError::NotFound)?;
     let mut page = ProfilePage::new(Layout::from_session(&session), &profile);
     page.leave = leave;
-    page.on_leave_until = crate::usecases::leave::on_leave_until(&periods, now)
-        .map(|t| t.format("%Y-%m-%d %H:%M UTC").to_string());
+    page.on_leave_until = on_leave_until;
     render(StatusCode::OK, &page)
 }

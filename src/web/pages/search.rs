@@ -94,7 +94,14 @@ fn line(
         "started" => "running".to_string(),
         "aborted" => "aborted".to_string(),
         _ => match g.termination.as_deref() {
-            Some(t) => format!("{} ({})", g.result, t.replace('_', " ")),
+            Some(t) => match t.parse::<slowfuse_rules::EndReason>() {
+                Ok(reason) => format!(
+                    "{} ({})",
+                    g.result,
+                    reason.describe_in(&g.variant).to_lowercase()
+                ),
+                Err(_) => format!("{} ({})", g.result, t.replace('_', " ")),
+            },
             None => g.result.clone(),
         },
     };
