@@ -950,7 +950,9 @@ fn without_javascript_no_button_that_needs_it_is_shown_in_chromium(app: &TestApp
         window.goto(&format!("{}/signup", app.base));
         let name = if dark { "dora" } else { "carol" };
         window.find("#username").type_text(name);
-        window.find("#email").type_text(&format!("{name}@example.com"));
+        window
+            .find("#email")
+            .type_text(&format!("{name}@example.com"));
         window.find("#password").type_text("correct horse battery");
         window
             .find(r#"form[action="/signup"] button[type="submit"]"#)
