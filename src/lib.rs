@@ -28,5 +28,6 @@ pub mod schema;
 pub mod shutdown;
 pub mod startup;
 pub mod usecases;
+pub mod usernames;
 pub mod web;
 pub mod worker;

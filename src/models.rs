@@ -24,6 +24,9 @@ pub struct User {
     pub digest_hour: i32,
     /// The generation of the user's logins: a session made under another value is logged out.
     pub session_epoch: i32,
+    /// The name's confusable skeleton (`crate::usernames::skeleton_key`), unique; `None` for
+    /// an account made before skeletons whose skeleton an older account holds.
+    pub username_skeleton: Option<String>,
 }
 
 /// A player about to be registered.
@@ -32,6 +35,7 @@ pub struct User {
 pub struct NewUser<'a> {
     pub username: &'a str,
     pub username_key: &'a str,
+    pub username_skeleton: &'a str,
     pub email: &'a str,
     pub password_hash: &'a str,
     pub created_at: NaiveDateTime,

@@ -339,6 +339,7 @@ diesel::table! {
         created_at -> Timestamp,
         digest_hour -> Int4,
         session_epoch -> Int4,
+        username_skeleton -> Nullable<Text>,
     }
 }
 

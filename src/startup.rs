@@ -1,4 +1,5 @@
-//! Building the application: pool, migrations, session key, HTTP server. Used by `main` and tests.
+//! Building the application: pool, migrations and the catch-up work after them (the opening
+//! book, username skeletons), session key, HTTP server. Used by `main` and tests.
 
 use std::net::TcpListener;
 use std::path::Path;
@@ -108,6 +109,21 @@ pub fn prepare(
     let indexed = crate::usecases::book::index_missing_games(&mut *pool.get()?)?;
     if indexed > 0 {
         log::info!("added {indexed} finished games to the opening book");
+    }
+    // Accounts made before username skeletons get theirs (SQL cannot compute them).
+    let skeletons = crate::usecases::accounts::fill_username_skeletons(&mut *pool.get()?)?;
+    if skeletons.filled > 0 {
+        log::info!(
+            "computed the username skeleton of {} accounts",
+            skeletons.filled
+        );
+    }
+    if skeletons.look_alikes > 0 {
+        log::info!(
+            "{} accounts made before usernames were compared by skeleton read like an older one; \
+             they keep their names",
+            skeletons.look_alikes
+        );
     }
     let key = session_key(&settings)?;
     // Mail settings that cannot work stop the start, rather than every mail later.

@@ -1,6 +1,12 @@
-//! Accounts: sign up, check a login (throttled), personal API tokens. The password hashes
-//! themselves are made and checked by the caller between the steps (`crate::passwords`), so
-//! no database connection is held while one is computed.
+//! Accounts: sign up, check a login (throttled), find a user by name, personal API tokens.
+//! The password hashes themselves are made and checked by the caller between the steps
+//! (`crate::passwords`), so no database connection is held while one is computed.
+//!
+//! A username follows `crate::usernames`: stored in NFC, unique by its lookup key (lower case)
+//! and by its confusable skeleton, so that no two names that look alike are taken. A name is
+//! found by its key, else by its skeleton ([`user_by_name`]), so any case or look-alike of a
+//! name reaches its account. The skeletons of the accounts made before they existed are
+//! computed at the server's start ([`fill_username_skeletons`]).
 
 use chrono::{Duration, NaiveDateTime};
 use diesel::prelude::*;
@@ -11,14 +17,21 @@ use crate::db::DbConnection;
 use crate::models::{NewApiToken, NewLoginAttempt, NewUser, User};
 use crate::passwords::{DUMMY_HASH, HashError};
 use crate::schema::{api_tokens, login_attempts, users};
+use crate::usernames::{self, Refusal};
 
 /// Why a sign-up was refused.
 #[derive(Debug, thiserror::Error)]
 pub enum SignUpError {
-    #[error("{0}")]
-    InvalidUsername(&'static str),
+    #[error(transparent)]
+    InvalidUsername(#[from] Refusal),
     #[error("the username \"{0}\" is already taken")]
     UsernameTaken(String),
+    /// Another name with the same skeleton (another case, a look-alike letter) is taken.
+    #[error(
+        "the username \"{name}\" is already taken: it reads the same as \"{taken}\" (names \
+         are compared ignoring case, accents written apart and letters that look alike)"
+    )]
+    UsernameLookalike { name: String, taken: String },
     #[error("\"{0}\" is not a valid email address")]
     InvalidEmail(String),
     #[error("{0}")]
@@ -44,27 +57,10 @@ pub enum LoginError {
     Db(#[from] diesel::result::Error),
 }
 
-/// A username: 3 to 20 letters, digits, `_` or `-`, starting with a letter or digit.
-pub fn check_username(name: &str) -> Result<(), SignUpError> {
-    let len = name.chars().count();
-    if !(3..=20).contains(&len) {
-        return Err(SignUpError::InvalidUsername(
-            "a username has 3 to 20 characters",
-        ));
-    }
-    if !name
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-    {
-        return Err(SignUpError::InvalidUsername(
-            "a username may hold only letters, digits, _ and -",
-        ));
-    }
-    if !name.starts_with(|c: char| c.is_ascii_alphanumeric()) {
-        return Err(SignUpError::InvalidUsername(
-            "a username starts with a letter or a digit",
-        ));
-    }
+/// A username as typed: 3 to 20 letters and digits of any script in current use, `_` or `-`,
+/// starting with a letter or digit, once in NFC (`crate::usernames`).
+pub fn check_username(typed: &str) -> Result<(), SignUpError> {
+    usernames::check(&usernames::normalise(typed))?;
     Ok(())
 }
 
@@ -131,21 +127,21 @@ pub fn check_sign_up(
     email: &str,
     password: &str,
 ) -> Result<CheckedSignUp, SignUpError> {
-    let username = username.trim();
+    let username = usernames::normalise(username);
     let email = email.trim();
-    check_username(username)?;
+    usernames::check(&username)?;
     if email.len() > 254 || !email_address::EmailAddress::is_valid(email) {
         return Err(SignUpError::InvalidEmail(email.chars().take(80).collect()));
     }
-    check_password(password, username)?;
+    check_password(password, &username)?;
     Ok(CheckedSignUp {
-        username: username.to_string(),
+        username,
         email: email.to_string(),
     })
 }
 
 /// Registers a checked player with the hash of their password (`passwords::hash_password`);
-/// the username is unique regardless of case.
+/// the username is unique regardless of case and of look-alike letters (its skeleton).
 pub fn sign_up(
     conn: &mut DbConnection,
     now: NaiveDateTime,
@@ -153,11 +149,33 @@ pub fn sign_up(
     password_hash: &str,
 ) -> Result<User, SignUpError> {
     let username = checked.username.as_str();
-    let key = username.to_lowercase();
+    let key = usernames::lookup_key(username);
+    let skeleton = usernames::skeleton_key(username);
     crate::db::write_transaction(conn, |conn| {
+        // The name taken in another case, or one that reads the same, is named in the
+        // refusal. The unique indexes still decide a race between two sign-ups.
+        let same_key = users::table
+            .filter(users::username_key.eq(&key))
+            .count()
+            .get_result::<i64>(conn)?;
+        if same_key > 0 {
+            return Err(SignUpError::UsernameTaken(username.to_string()));
+        }
+        let look_alike: Option<String> = users::table
+            .filter(users::username_skeleton.eq(&skeleton))
+            .select(users::username)
+            .get_result(conn)
+            .optional()?;
+        if let Some(taken) = look_alike {
+            return Err(SignUpError::UsernameLookalike {
+                name: username.to_string(),
+                taken,
+            });
+        }
         let new = NewUser {
             username,
             username_key: &key,
+            username_skeleton: &skeleton,
             email: &checked.email,
             password_hash,
             created_at: now,
@@ -209,8 +227,9 @@ pub fn begin_login(
     username: &str,
     address: &str,
 ) -> Result<LoginAttempt, LoginError> {
-    let name: String = username.trim().to_lowercase().chars().take(40).collect();
-    let name_key = format!("user:{name}");
+    // Every spelling of a name that reaches one account counts against it.
+    let typed: String = username.trim().chars().take(40).collect();
+    let name_key = format!("user:{}", usernames::skeleton_key(&typed));
     let addr_key = format!("addr:{address}");
     let since = now - Duration::minutes(settings.login_window_minutes);
     let failures = |conn: &mut DbConnection, key: &str| -> QueryResult<i64> {
@@ -225,11 +244,7 @@ pub fn begin_login(
     {
         return Err(LoginError::Throttled(settings.login_window_minutes));
     }
-    let user: Option<User> = users::table
-        .filter(users::username_key.eq(username.trim().to_lowercase()))
-        .select(User::as_select())
-        .get_result(conn)
-        .optional()?;
+    let user = user_by_name(conn, username)?;
     Ok(LoginAttempt {
         user,
         name_key,
@@ -337,13 +352,82 @@ pub fn user_by_id(conn: &mut DbConnection, id: i64) -> QueryResult<Option<User>>
         .optional()
 }
 
-/// A user by name, case-insensitively.
+/// A user by name: the account whose lookup key the name's is (any case, any normal form),
+/// else the one whose skeleton it has (a look-alike spelling of it).
 pub fn user_by_name(conn: &mut DbConnection, name: &str) -> QueryResult<Option<User>> {
+    if name.chars().count() > usernames::MAX_LOOKUP_CHARS {
+        return Ok(None);
+    }
+    let by_key = users::table
+        .filter(users::username_key.eq(usernames::lookup_key(name)))
+        .select(User::as_select())
+        .get_result(conn)
+        .optional()?;
+    if by_key.is_some() {
+        return Ok(by_key);
+    }
     users::table
-        .filter(users::username_key.eq(name.trim().to_lowercase()))
+        .filter(users::username_skeleton.eq(usernames::skeleton_key(name)))
         .select(User::as_select())
         .get_result(conn)
         .optional()
+}
+
+/// What [`fill_username_skeletons`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SkeletonsFilled {
+    /// Accounts whose skeleton was written.
+    pub filled: usize,
+    /// Accounts made before skeletons whose skeleton an older account holds: they keep none,
+    /// and are found by their own name.
+    pub look_alikes: usize,
+}
+
+/// Computes the skeleton of each account that has none (those made before skeletons; SQL
+/// cannot compute it), oldest first, each in its own transaction. An account whose skeleton
+/// is already held keeps none: both accounts go on working, and a new name like either is
+/// refused all the same, since it meets the holder's skeleton. Run at every start; another
+/// instance doing the same at once is harmless.
+pub fn fill_username_skeletons(conn: &mut DbConnection) -> QueryResult<SkeletonsFilled> {
+    let missing: Vec<(i64, String)> = users::table
+        .filter(users::username_skeleton.is_null())
+        .select((users::id, users::username))
+        .order(users::id.asc())
+        .load(conn)?;
+    let mut done = SkeletonsFilled::default();
+    for (id, name) in missing {
+        let skeleton = usernames::skeleton_key(&name);
+        let written = crate::db::write_transaction(conn, |conn| {
+            let held: i64 = users::table
+                .filter(users::username_skeleton.eq(&skeleton))
+                .count()
+                .get_result(conn)?;
+            if held > 0 {
+                return Ok(None);
+            }
+            diesel::update(
+                users::table
+                    .find(id)
+                    .filter(users::username_skeleton.is_null()),
+            )
+            .set(users::username_skeleton.eq(&skeleton))
+            .execute(conn)
+            .map(Some)
+        });
+        match written {
+            Ok(Some(1)) => done.filled += 1,
+            // Another instance filled it meanwhile.
+            Ok(Some(_)) => {}
+            Ok(None) => done.look_alikes += 1,
+            // Another instance gave the skeleton to another account at the same moment.
+            Err(diesel::result::Error::DatabaseError(
+                diesel::result::DatabaseErrorKind::UniqueViolation,
+                _,
+            )) => done.look_alikes += 1,
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(done)
 }
 
 #[cfg(test)]
@@ -353,9 +437,12 @@ mod tests {
     #[test]
     fn usernames_are_checked() {
         assert!(check_username("alice").is_ok());
+        assert!(check_username("Zoë").is_ok());
+        assert!(check_username("李雷雷").is_ok());
         assert!(check_username("al").is_err());
         assert!(check_username("_alice").is_err());
         assert!(check_username("a<script>").is_err());
+        assert!(check_username("pаypal").is_err());
     }
 
     #[test]

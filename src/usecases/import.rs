@@ -12,7 +12,6 @@ use slowfuse_rules::Color;
 use crate::db::DbConnection;
 use crate::game::imported::{GameToImport, insert_imported_game, stored_keys};
 use crate::pgn_import::{ImportRecord, SkipReason, Skipped, read_games};
-use crate::schema::users;
 
 /// Games written in one transaction.
 pub const BATCH: usize = 50;
@@ -52,14 +51,14 @@ pub struct ImportSummary {
     pub skipped: Vec<Skipped>,
 }
 
-/// The account called `name` (any case), or `UnknownUser`.
+/// The account called `name` (any case, as `accounts::user_by_name` finds it), or
+/// `UnknownUser`.
 pub fn find_importer(conn: &mut DbConnection, name: &str) -> Result<Importer, ImportError> {
-    users::table
-        .filter(users::username_key.eq(name.trim().to_lowercase()))
-        .select((users::id, users::username))
-        .get_result::<(i64, String)>(conn)
-        .optional()?
-        .map(|(user_id, username)| Importer { user_id, username })
+    crate::usecases::accounts::user_by_name(conn, name)?
+        .map(|u| Importer {
+            user_id: u.id,
+            username: u.username,
+        })
         .ok_or_else(|| ImportError::UnknownUser(name.to_string()))
 }
 
@@ -148,10 +147,10 @@ fn duplicate(index: usize) -> Skipped {
 /// The side the importer plays in a game: the one the PGN names as they are called.
 fn linked_side(record: &ImportRecord, by: Option<&Importer>) -> Option<(i64, Color)> {
     let by = by?;
-    let me = by.username.to_lowercase();
+    let me = crate::usernames::lookup_key(&by.username);
     [(Color::White, &record.white), (Color::Black, &record.black)]
         .into_iter()
-        .find(|(_, name)| name.to_lowercase() == me)
+        .find(|(_, name)| crate::usernames::lookup_key(name) == me)
         .map(|(color, _)| (by.user_id, color))
 }
 

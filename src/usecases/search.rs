@@ -11,7 +11,7 @@ use crate::db::{DbConnection, MultiBackend};
 use crate::game::color_name;
 use crate::models::Game;
 use crate::openings::position_key;
-use crate::schema::{book_moves, game_imports, game_players, game_tags, games, users};
+use crate::schema::{book_moves, game_imports, game_players, game_tags, games};
 use crate::usecases::tags::{TagError, check_tag, my_tags_on};
 
 /// Games per page unless `per_page` says otherwise.
@@ -65,7 +65,7 @@ pub enum SearchError {
     TooLong,
     #[error("the search could not be read: {0}")]
     Unreadable(String),
-    #[error("\"{0}\" is not a username: 1 to 20 letters, digits, _ or -")]
+    #[error("\"{0}\" is not a username: 1 to 20 letters and digits of any script, _ or -")]
     BadName(String),
     #[error("player and opponent must be two different players")]
     SameNames,
@@ -143,20 +143,18 @@ pub struct Search {
     pub per_page: u32,
 }
 
+/// The lookup key of a player's name typed in the search (`usernames::lookup_key`): any case,
+/// any normal form.
 fn name_key(raw: &str) -> Result<Option<String>, SearchError> {
-    let name = raw.trim();
+    let name = crate::usernames::normalise(raw);
     if name.is_empty() {
         return Ok(None);
     }
     let len = name.chars().count();
-    if len > 20
-        || !name
-            .chars()
-            .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
-    {
+    if len > 20 || !crate::usernames::may_be_searched(&name) {
         return Err(SearchError::BadName(name.chars().take(40).collect()));
     }
-    Ok(Some(name.to_lowercase()))
+    Ok(Some(crate::usernames::lookup_key(&name)))
 }
 
 fn date(
@@ -456,12 +454,9 @@ pub fn is_player(conn: &mut DbConnection, key: &str) -> QueryResult<bool> {
     Ok(user_id_of(conn, key)?.is_some())
 }
 
+/// The account `key` names: by its key, else by its skeleton (`accounts::user_by_name`).
 fn user_id_of(conn: &mut DbConnection, key: &str) -> QueryResult<Option<i64>> {
-    users::table
-        .filter(users::username_key.eq(key))
-        .select(users::id)
-        .get_result(conn)
-        .optional()
+    Ok(crate::usecases::accounts::user_by_name(conn, key)?.map(|u| u.id))
 }
 
 fn find_players(conn: &mut DbConnection, s: &Search) -> QueryResult<Players> {

@@ -18,6 +18,9 @@ on_both_databases!(
     unknown_addresses_get_the_sites_404_page_and_every_page_answers_head,
     one_day_is_one_day_and_leave_is_told_in_one_sentence,
     keep_playing_brings_back_the_message_typed_with_resign,
+    usernames_in_any_script_sign_up_and_are_reachable,
+    a_name_in_another_case_form_or_look_alike_letters_is_taken,
+    a_unicode_name_logs_in_in_any_case,
 );
 
 /// Plays a move from the game page's form, using the ply the page shows.
@@ -1182,4 +1185,286 @@ fn keep_playing_brings_back_the_message_typed_with_resign(app: &TestApp) {
         "the action is chosen afresh"
     );
     assert!(back.body.contains("alice to move"), "the game runs on");
+}
+
+/// Signs up through the API with an address of its own; the reply.
+fn api_sign_up(app: &TestApp, name: &str, email: &str) -> common::Reply {
+    app.post(
+        "/api/v1/accounts",
+        None,
+        serde_json::json!({"username": name, "email": email, "password": "correct horse battery"}),
+    )
+}
+
+/// Signs up through the form with an address of its own; the answer.
+fn page_sign_up(browser: &Browser, name: &str, email: &str) -> common::Page {
+    let csrf = browser.csrf("/signup");
+    browser.post(
+        "/signup",
+        &[
+            ("csrf_token", &csrf),
+            ("username", name),
+            ("email", email),
+            ("password", "correct horse battery"),
+        ],
+    )
+}
+
+/// A token for `name` (as typed) with the shared password; the reply.
+fn api_token(app: &TestApp, name: &str) -> common::Reply {
+    app.post(
+        "/api/v1/tokens",
+        None,
+        serde_json::json!({"username": name, "password": "correct horse battery"}),
+    )
+}
+
+/// A GET with the raw reply, for its headers.
+fn get_raw(app: &TestApp, path: &str) -> reqwest::blocking::Response {
+    app.api
+        .client
+        .get(format!("{}{path}", app.api.base))
+        .send()
+        .expect("GET")
+}
+
+/// The name of the account a token logs in: the creator of an open challenge it makes.
+fn whose(app: &TestApp, token: &str) -> String {
+    let r = app.post(
+        "/api/v1/challenges",
+        Some(token),
+        serde_json::json!({"variant": "atomic", "color": "white", "days_per_move": 3}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = r.body["id"].clone();
+    let list = app.get("/api/v1/challenges", Some(token));
+    let mine = list
+        .body
+        .as_array()
+        .and_then(|l| l.iter().find(|c| c["id"] == id));
+    let creator = mine.expect("the challenge made")["creator"].clone();
+    creator.as_str().unwrap().to_string()
+}
+
+const ZOE: &str = "Zo%C3%AB";
+const LI: &str = "%E6%9D%8E%E9%9B%B7%E9%9B%B7";
+
+fn usernames_in_any_script_sign_up_and_are_reachable(app: &TestApp) {
+    // Through the API, typed decomposed: stored in NFC.
+    let r = api_sign_up(app, "Zoe\u{308}", "zoe@example.com");
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert_eq!(r.body["username"], "Zo\u{eb}");
+    // Through the sign-up page.
+    let li = app.browser();
+    let welcome = li.follow(page_sign_up(&li, "李雷雷", "li@example.com"));
+    assert!(
+        welcome.body.contains("Welcome, 李雷雷!"),
+        "{}",
+        welcome.body
+    );
+    // Both profiles, on the pages and the API, by the name in any case or form.
+    for (path, name) in [
+        (format!("/users/{ZOE}"), "Zoë"),
+        ("/users/ZO%C3%8B".to_string(), "Zoë"),
+        ("/users/Zoe%CC%88".to_string(), "Zoë"),
+        (format!("/users/{LI}"), "李雷雷"),
+    ] {
+        let page = li.get(&path);
+        assert_eq!(page.status, 200, "{path}: {}", page.body);
+        assert!(
+            page.body.contains(&format!("<h1>{name}")),
+            "{path}: {}",
+            page.body
+        );
+        let api = app.get(&format!("/api/v1{path}"), None);
+        assert_eq!(api.status, 200, "{path}: {}", api.body);
+        assert_eq!(api.body["username"], name);
+    }
+    // A game between them: every link to a name is percent-encoded.
+    let zoe = api_token(app, "Zoë");
+    assert_eq!(zoe.status, 201, "{}", zoe.body);
+    let zoe = zoe.body["token"].as_str().unwrap().to_string();
+    let lee = api_token(app, "李雷雷").body["token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let game = app.game("standard", &zoe, &lee);
+    let r = app.play(game, &zoe, "e4", 0);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body["white"], "Zoë");
+    let page = li.get(&format!("/games/{game}"));
+    assert!(
+        page.body.contains(&format!(r#"<a href="/users/{ZOE}">"#)),
+        "{}",
+        page.body
+    );
+    assert!(
+        page.body.contains(&format!(r#"<a href="/users/{LI}">"#)),
+        "{}",
+        page.body
+    );
+    let profile = li.get(&format!("/users/{LI}"));
+    for link in [
+        format!(r#"<a href="/users/{ZOE}">"#),
+        format!(r#"href="/search?player={LI}""#),
+        format!(r#"href="/users/{LI}/games.pgn""#),
+    ] {
+        assert!(profile.body.contains(&link), "{link}: {}", profile.body);
+    }
+    let mine = li.get("/games");
+    assert!(
+        mine.body
+            .contains(&format!(r#"href="/search?player={LI}""#)),
+        "{}",
+        mine.body
+    );
+    // The links lead somewhere: the search and the PGN of all the player's games.
+    let found = li.get(&format!("/search?player={ZOE}"));
+    assert_eq!(found.status, 200, "{}", found.body);
+    assert!(
+        found.body.contains(&format!("/games/{game}")),
+        "{}",
+        found.body
+    );
+    let pgn = get_raw(app, &format!("/users/{LI}/games.pgn"));
+    assert_eq!(pgn.status().as_u16(), 200);
+    let disposition = pgn.headers()["content-disposition"].to_str().unwrap();
+    // The name in UTF-8 for the browsers, and an ASCII stand-in for older readers.
+    assert!(
+        disposition.starts_with(r#"attachment; filename="slowfuse-___.pgn"; filename*=UTF-8''"#)
+            && disposition.ends_with("%E6%9D%8E%E9%9B%B7%E9%9B%B7.pgn"),
+        "{disposition}"
+    );
+    let pgn = pgn.text().unwrap();
+    assert!(pgn.contains(r#"[White "Zoë"]"#), "{pgn}");
+    assert!(pgn.contains(r#"[Black "李雷雷"]"#), "{pgn}");
+    // A challenge names its opponent the same way.
+    let r = app.post(
+        "/api/v1/challenges",
+        Some(&lee),
+        serde_json::json!({"variant": "atomic", "color": "white", "days_per_move": 3, "opponent": "ZOË"}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+}
+
+fn a_name_in_another_case_form_or_look_alike_letters_is_taken(app: &TestApp) {
+    for (name, email) in [
+        ("Zoë", "zoe@example.com"),
+        ("cope", "cope@example.com"),
+        ("paypal", "paypal@example.com"),
+    ] {
+        let r = api_sign_up(app, name, email);
+        assert_eq!(r.status, 201, "{name}: {}", r.body);
+    }
+    // Another case or normal form of a name: taken, as "ALICE" is for "alice".
+    for name in ["zoë", "ZOË", "Zoe\u{308}", "zoe\u{308}"] {
+        let r = api_sign_up(app, name, "other@example.com");
+        assert_eq!(r.status, 409, "{name}: {}", r.body);
+        let error = r.body["error"].as_str().unwrap();
+        assert!(error.contains("is already taken"), "{name}: {error}");
+    }
+    // Letters that look alike: Cyrillic for Latin, a digit for a letter.
+    for (name, taken) in [("соре", "cope"), ("СОРЕ", "cope"), ("paypa1", "paypal")] {
+        let r = api_sign_up(app, name, "other@example.com");
+        assert_eq!(r.status, 409, "{name}: {}", r.body);
+        assert_eq!(
+            r.body["error"],
+            format!(
+                "the username \"{name}\" is already taken: it reads the same as \"{taken}\" \
+                 (names are compared ignoring case, accents written apart and letters that look \
+                 alike)"
+            )
+        );
+    }
+    // A Latin name with one Cyrillic letter is refused for mixing the scripts.
+    let r = api_sign_up(app, "p\u{430}ypal2", "other@example.com");
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert!(
+        r.body["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("a username may not mix scripts whose letters look alike"),
+        "{}",
+        r.body
+    );
+    // What is refused says what is allowed.
+    let r = api_sign_up(app, "Zoë Smith", "other@example.com");
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert_eq!(
+        r.body["error"],
+        "a username may hold only letters and digits of any script in current use, _ and -: \" \" \
+         (U+0020) is none of these"
+    );
+    // The sign-up page says the same, what was typed kept.
+    let browser = app.browser();
+    let r = page_sign_up(&browser, "ZOË", "other@example.com");
+    assert_eq!(r.status, 409, "{}", r.body);
+    assert!(r.body.contains("is already taken"), "{}", r.body);
+    assert!(r.body.contains(r#"value="ZOË""#), "{}", r.body);
+    let r = page_sign_up(&browser, "Zoe\u{308}", "other@example.com");
+    assert_eq!(r.status, 409, "{}", r.body);
+    assert!(r.body.contains("is already taken"), "{}", r.body);
+    let r = page_sign_up(&browser, "соре", "other@example.com");
+    assert_eq!(r.status, 409, "{}", r.body);
+    assert!(r.body.contains("it reads the same as"), "{}", r.body);
+    let r = page_sign_up(&browser, "p\u{430}ypal2", "other@example.com");
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert!(r.body.contains("may not mix scripts"), "{}", r.body);
+    // Nothing of the refused was stored: one account per name.
+    for (path, name) in [
+        ("/api/v1/users/ZOE%CC%88", "Zoë"),
+        ("/api/v1/users/%D1%81%D0%BE%D1%80%D0%B5", "cope"),
+    ] {
+        let r = app.get(path, None);
+        assert_eq!(r.status, 200, "{path}: {}", r.body);
+        assert_eq!(r.body["username"], name);
+    }
+}
+
+fn a_unicode_name_logs_in_in_any_case(app: &TestApp) {
+    assert_eq!(api_sign_up(app, "Zoë", "zoe@example.com").status, 201);
+    assert_eq!(api_sign_up(app, "cope", "cope@example.com").status, 201);
+    // A token for any case or normal form of the name, or a look-alike spelling of it.
+    for (typed, name) in [
+        ("Zoë", "Zoë"),
+        ("zoë", "Zoë"),
+        ("ZOË", "Zoë"),
+        ("zoe\u{308}", "Zoë"),
+        ("COPE", "cope"),
+        ("соре", "cope"),
+    ] {
+        let r = api_token(app, typed);
+        assert_eq!(r.status, 201, "{typed}: {}", r.body);
+        assert_eq!(
+            whose(app, r.body["token"].as_str().unwrap()),
+            name,
+            "{typed}"
+        );
+    }
+    // The login page too, where the greeting names the account as it is written.
+    let browser = app.browser();
+    let csrf = browser.csrf("/login");
+    let r = browser.post(
+        "/login",
+        &[
+            ("csrf_token", &csrf),
+            ("username", "ZOË"),
+            ("password", "correct horse battery"),
+            ("next", "/account"),
+        ],
+    );
+    assert_eq!(r.status, 303, "{}", r.body);
+    let account = browser.follow(r);
+    assert!(
+        account.body.contains(r#"<a href="/account">Zoë</a>"#),
+        "{}",
+        account.body
+    );
+    // A wrong password is refused whatever the spelling.
+    let r = app.post(
+        "/api/v1/tokens",
+        None,
+        serde_json::json!({"username": "ZOË", "password": "wrong horse battery"}),
+    );
+    assert_eq!(r.status, 401, "{}", r.body);
 }

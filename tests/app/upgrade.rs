@@ -2,7 +2,9 @@
 //! in it (written as that release wrote them, in raw SQL of its schema), is migrated by the
 //! server's normal start and served — on SQLite and on PostgreSQL. The game page shows the
 //! moves, the JSON lists them, the players log in and play on, and the finished game joins the
-//! opening book that the start fills.
+//! opening book that the start fills. The start also computes the username skeletons of the old
+//! accounts: two old names that read alike (`mike`, `rnike`) both keep working, and a new name
+//! that reads like an old one is refused.
 
 use crate::common;
 
@@ -85,7 +87,8 @@ fn old_game(variant: &str, moves: &[&str], finished: Option<(&str, &str)>) -> St
 }
 
 /// Two players (real password hashes, so that they can log in after the upgrade), a running
-/// atomic game after 1. e4 e5 2. Nf3 and a finished game (fool's mate).
+/// atomic game after 1. e4 e5 2. Nf3 and a finished game (fool's mate); two more players whose
+/// names read alike (`m` looks like `rn`), as names were not compared by their look then.
 fn old_data() -> String {
     use argon2::password_hash::{PasswordHasher, SaltString};
     let salt = SaltString::encode_b64(b"sixteen byte salt").unwrap();
@@ -96,7 +99,9 @@ fn old_data() -> String {
     let mut sql = format!(
         "INSERT INTO users (username, username_key, email, password_hash, created_at)
            VALUES ('Alice', 'alice', 'alice@example.org', '{hash}', '2026-11-30 10:00:00'),
-                  ('bob', 'bob', 'bob@example.org', '{hash}', '2026-11-30 10:00:00');\n"
+                  ('bob', 'bob', 'bob@example.org', '{hash}', '2026-11-30 10:00:00'),
+                  ('mike', 'mike', 'mike@example.org', '{hash}', '2026-11-30 10:00:00'),
+                  ('rnike', 'rnike', 'rnike@example.org', '{hash}', '2026-11-30 10:00:00');\n"
     );
     sql += &old_game("atomic", &["e4", "e5", "Nf3"], None);
     sql += &old_game(
@@ -166,6 +171,45 @@ fn the_upgraded_server_serves_the_games(database_url: String, total_migrations: 
     let r = app.play(running, &alice, "Bb5", 4);
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.body["moves"].as_array().unwrap().len(), 5);
+    the_old_names_have_skeletons(&app);
+}
+
+/// The start gave each old account its skeleton, the older of two look-alikes first; both
+/// look-alikes log in and are found by their own names, and no new name like an old one is
+/// taken.
+fn the_old_names_have_skeletons(app: &TestApp) {
+    use slowfuse::schema::users;
+    let skeletons: Vec<(String, Option<String>)> = users::table
+        .filter(users::username_key.eq_any(["alice", "bob", "mike", "rnike"]))
+        .select((users::username, users::username_skeleton))
+        .order(users::id.asc())
+        .load(&mut **app.state.pool.get().unwrap())
+        .unwrap();
+    let rn = Some("rnike".to_string());
+    assert_eq!(
+        skeletons,
+        [
+            ("Alice".to_string(), Some("alice".to_string())),
+            ("bob".to_string(), Some("bob".to_string())),
+            ("mike".to_string(), rn.clone()),
+            ("rnike".to_string(), None),
+        ]
+    );
+    for name in ["mike", "rnike"] {
+        token(app, name);
+        let r = app.get(&format!("/api/v1/users/{name}"), None);
+        assert_eq!(r.body["username"], name, "{}", r.body);
+    }
+    for (name, taken) in [("a1ice", "Alice"), ("MIKE", "MIKE"), ("rnikE", "rnikE")] {
+        let r = app.post(
+            "/api/v1/accounts",
+            None,
+            json!({"username": name, "email": "new@example.org", "password": PASSWORD}),
+        );
+        assert_eq!(r.status, 409, "{name}: {}", r.body);
+        let error = r.body["error"].as_str().unwrap();
+        assert!(error.contains(&format!("\"{taken}\"")), "{name}: {error}");
+    }
 }
 
 fn token(app: &TestApp, name: &str) -> String {

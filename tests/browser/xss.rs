@@ -7,10 +7,10 @@
 //! and in Chromium, where nothing may fire and the console may hold no refusal under the policy
 //! (a refused inline script or handler means one got into the page).
 //!
-//! Texts covered: usernames (refused: only letters, digits, `_`, `-`), the email address (a
-//! quoted local part may hold any of it), comments (with a move, alone, with a draw offer, a
-//! declined offer and a resignation), kibitz, private notes, tags (refused), the team chat of
-//! a bughouse match, a refused move, conditional line, gift of time and bughouse move (each kept
+//! Texts covered: usernames (refused: only letters and digits of any script, `_`, `-`), the email
+//! address (a quoted local part may hold any of it), comments (with a move, alone, with a draw
+//! offer, a declined offer and a resignation), kibitz, private notes, tags (refused), the team chat
+//! of a bughouse match, a refused move, conditional line, gift of time and bughouse move (each kept
 //! in the form), PGN import (Event, Site, White, Black, Annotator, a tag of its own, a comment in
 //! the movetext, a bad move echoed as the reason it was skipped), the analysis board's tree
 //! (comments in it), search parameters, the time-zone field, and addresses (paths and queries

@@ -192,7 +192,9 @@ impl UseCaseError for ComputerError {
 impl UseCaseError for SignUpError {
     fn status(&self) -> StatusCode {
         match self {
-            SignUpError::UsernameTaken(_) => StatusCode::CONFLICT,
+            SignUpError::UsernameTaken(_) | SignUpError::UsernameLookalike { .. } => {
+                StatusCode::CONFLICT
+            }
             SignUpError::InvalidUsername(_)
             | SignUpError::InvalidEmail(_)
             | SignUpError::WeakPassword(_) => StatusCode::UNPROCESSABLE_ENTITY,

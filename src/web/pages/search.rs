@@ -2,6 +2,9 @@
 
 use actix_session::Session;
 use actix_web::http::StatusCode;
+use actix_web::http::header::{
+    Charset, ContentDisposition, DispositionParam, DispositionType, ExtendedValue,
+};
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use std::collections::HashMap;
@@ -308,9 +311,28 @@ fn pgn_download(state: &AppState, viewer: Option<i64>, search: Search, file: &st
     });
     HttpResponse::Ok()
         .content_type("application/x-chess-pgn; charset=utf-8")
-        .insert_header((
-            "Content-Disposition",
-            format!("attachment; filename=\"{file}\""),
-        ))
+        .insert_header(attachment(file))
         .streaming(body)
+}
+
+/// `Content-Disposition: attachment` for a file named `file`: a name in any script (a
+/// player's) goes in `filename*` (UTF-8, percent-encoded), with an ASCII one beside it for
+/// older readers.
+fn attachment(file: &str) -> ContentDisposition {
+    let mut parameters = vec![DispositionParam::Filename(
+        file.chars()
+            .map(|c| if c.is_ascii_graphic() { c } else { '_' })
+            .collect(),
+    )];
+    if !file.is_ascii() {
+        parameters.push(DispositionParam::FilenameExt(ExtendedValue {
+            charset: Charset::Ext("UTF-8".into()),
+            language_tag: None,
+            value: file.as_bytes().to_vec(),
+        }));
+    }
+    ContentDisposition {
+        disposition: DispositionType::Attachment,
+        parameters,
+    }
 }

@@ -1,0 +1,2 @@
+DROP INDEX users_username_skeleton;
+ALTER TABLE users DROP COLUMN username_skeleton;
