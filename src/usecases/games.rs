@@ -284,6 +284,7 @@ pub fn next_game_in_queue(
 pub struct RunningGame {
     pub id: i64,
     pub variant: String,
+    /// The sides as people read them ("Computer (Easy)"; a bughouse team "alice & dave").
     pub white: String,
     pub black: String,
     pub ply: i32,
@@ -303,7 +304,7 @@ pub fn recent_running_games(conn: &mut DbConnection, limit: i64) -> QueryResult<
         .load(conn)?;
     let ids: Vec<i64> = rows.iter().map(|g| g.id).collect();
     let names = crate::game::player_names(conn, &ids)?;
-    let name = |game: i64, color: &str| names.of(game, color);
+    let name = |game: i64, color: &str| names.shown(game, color);
     Ok(rows
         .into_iter()
         .map(|g| RunningGame {

@@ -191,7 +191,7 @@ impl MatchPage {
         let names = |seats: [BughouseSeat; 2]| {
             seats
                 .iter()
-                .map(|s| record.name_of(from_bughouse(*s)).to_string())
+                .map(|s| record.shown_name_of(from_bughouse(*s)))
                 .collect::<Vec<_>>()
                 .join(" & ")
         };
@@ -206,7 +206,7 @@ impl MatchPage {
             board.draw_offer.map(|c| (c == seat.color(), seat))
         });
         let draw_text = offer.map(|(own, seat)| {
-            let opponent = record.name_of(from_bughouse(seat.opponent()));
+            let opponent = record.shown_name_of(from_bughouse(seat.opponent()));
             if own {
                 format!("You offered {opponent} a draw of the match.")
             } else {
@@ -286,7 +286,7 @@ fn status_text(record: &GameRecord, game: &BughouseGame, sitting: &[BughouseSeat
     let mut parts = Vec::new();
     for board in Board::BOTH {
         let seat = game.to_move(board);
-        let name = record.name_of(from_bughouse(seat));
+        let name = record.shown_name_of(from_bughouse(seat));
         if sitting.contains(&seat) {
             parts.push(format!(
                 "Board {}: {name} ({seat}) sits, waiting for a piece to block the check",
@@ -308,8 +308,8 @@ fn ending_text(record: &GameRecord, outcome: &BughouseOutcome) -> String {
             let [first, second] = team.seats();
             format!(
                 "{team} ({} & {}) wins",
-                record.name_of(from_bughouse(first)),
-                record.name_of(from_bughouse(second))
+                record.shown_name_of(from_bughouse(first)),
+                record.shown_name_of(from_bughouse(second))
             )
         }
         None => "Drawn".to_string(),

@@ -166,8 +166,8 @@ pub fn build(
             }
         })
         .collect();
-    let white = record.name_of(crate::game::Seat::first_board(Color::White));
-    let black = record.name_of(crate::game::Seat::first_board(Color::Black));
+    let white = record.shown_name_of(crate::game::Seat::first_board(Color::White));
+    let black = record.shown_name_of(crate::game::Seat::first_board(Color::Black));
     let status = match record.status {
         GameStatus::Setup => {
             let left = time_left_text(record.game.deadline_at, now);
@@ -183,9 +183,9 @@ pub fn build(
         }
         GameStatus::Started => {
             let to_move = if public.turn == Color::White {
-                white
+                &white
             } else {
-                black
+                &black
             };
             format!("{to_move} to move")
         }

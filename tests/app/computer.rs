@@ -23,6 +23,7 @@ on_both_databases!(
     the_home_page_form_starts_a_game_against_the_computer,
     the_computer_fills_the_empty_seats_of_a_bughouse_match,
     lists_and_answers_name_the_computer_by_its_level,
+    the_match_and_minesweeper_pages_name_the_computer_by_its_level,
     a_challenge_to_the_computer_is_taken_at_once_with_or_without_a_clock,
     the_challenges_page_seats_the_computer_in_a_bughouse_match,
 );
@@ -513,6 +514,60 @@ fn lists_and_answers_name_the_computer_by_its_level(app: &TestApp) {
             "{page} shows the account's name"
         );
     }
+}
+
+/// A page's text as a reader sees it: without the addresses of its links and forms.
+fn visible(html: &str) -> String {
+    let mut out = String::new();
+    let mut rest = html;
+    while let Some(at) = rest.find("href=\"") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 6..];
+        rest = after.find('"').map_or("", |end| &after[end + 1..]);
+    }
+    out.push_str(rest);
+    out
+}
+
+fn the_match_and_minesweeper_pages_name_the_computer_by_its_level(app: &TestApp) {
+    let alice = app.user("alice");
+    let mines = new_game(
+        app,
+        &alice,
+        json!({"variant": "minesweeper", "color": "white", "level": "easy"}),
+    );
+    let r = app.post(
+        "/api/v1/challenges",
+        Some(&alice),
+        json!({"variant": "bughouse", "seat": "A1", "days_per_move": 3, "fill_with_computer": "easy"}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let matched = r.body["game_id"]
+        .as_i64()
+        .expect("the computer filled the seats");
+    let browser = app.logged_in("alice");
+    for (path, seats) in [
+        (format!("/games/{mines}"), 1),
+        (format!("/games/{matched}"), 3),
+    ] {
+        let page = visible(&browser.get(&path).body);
+        let title = page
+            .split("<title>")
+            .nth(1)
+            .and_then(|t| t.split("</title>").next())
+            .unwrap_or_default();
+        assert!(title.contains("Computer (Easy)"), "{path}: {title}");
+        assert!(
+            !page.contains("computer-easy"),
+            "{path} shows an account's name: {page}"
+        );
+        assert!(page.matches("Computer (Easy)").count() >= seats, "{path}");
+    }
+    let home = visible(&browser.get("/").body);
+    assert!(
+        !home.contains("computer-easy"),
+        "the home page's cards: {home}"
+    );
 }
 
 fn a_challenge_to_the_computer_is_taken_at_once_with_or_without_a_clock(app: &TestApp) {

@@ -141,7 +141,10 @@ pub(super) fn running_boards(
             } else {
                 format!("{whose}, {time} left")
             };
-            let label = format!("{} vs {}, {variant}, {time_words}", g.white, g.black);
+            let label = format!(
+                "{} vs {}, {variant}, {time_words}",
+                g.white_name, g.black_name
+            );
             let side = if always_white {
                 Color::White
             } else {
