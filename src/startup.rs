@@ -140,18 +140,20 @@ pub fn prepare(
     );
     let db_turns = tokio::sync::Semaphore::new(settings.database.pool_size.max(1) as usize);
     let state = AppState {
+        shared: crate::worker::WorkerState {
+            pool,
+            db_turns: Arc::new(db_turns),
+            settings: Arc::new(settings),
+            clock,
+            random,
+            signer: crate::mail::Signer::from_secret(key.master()),
+            records: Arc::default(),
+            computer_wakeup: Arc::default(),
+            analysis_wakeup: Arc::default(),
+            shutdown: Arc::default(),
+            metrics: Arc::default(),
+        },
         passwords,
-        pool,
-        db_turns: Arc::new(db_turns),
-        settings: Arc::new(settings),
-        clock,
-        random,
-        signer: crate::mail::Signer::from_secret(key.master()),
-        records: Arc::default(),
-        computer_wakeup: Arc::default(),
-        analysis_wakeup: Arc::default(),
-        shutdown: Arc::default(),
-        metrics: Arc::default(),
     };
     crate::metrics::process_start_seconds();
     state.metrics.worker.start(state.now());

@@ -20,22 +20,30 @@ use crate::usecases::computer::{ComputerAction, HARD_NODES, computer_turns, play
 use crate::usecases::minesweeper::finish_overdue_setups;
 use crate::usecases::{digest, notify, outbox};
 
-/// What the background loops reach: the application's pool and its turns, settings, clock,
-/// chance, mail signer, record cache, wake-ups, shutdown and metrics (shared with the HTTP
-/// side, which makes it with `web::AppState::worker`).
+/// What the background loops reach, and the HTTP side with them (`web::AppState` holds one):
+/// the application's pool and its turns, settings, clock, chance, mail signer, record cache,
+/// wake-ups, shutdown and metrics.
 #[derive(Clone)]
 pub struct WorkerState {
     pub pool: DbPool,
-    /// The same permits as the pages': a pass waits its turn for a connection like a request.
+    /// One permit per pooled connection: requests and passes wait for a connection here, first
+    /// come first served, rather than in the pool, whose waiters are woken in no order.
     pub db_turns: Arc<tokio::sync::Semaphore>,
     pub settings: Arc<Settings>,
     pub clock: Arc<dyn Clock>,
+    /// Draws what is left to chance: a random colour, a Chess960 start.
     pub random: Arc<dyn Random>,
+    /// Signs and checks the tokens of mail links (unsubscribe, address confirmation).
     pub signer: crate::mail::Signer,
+    /// The moves of recently read games (see `game::cache`).
     pub records: Arc<crate::game::RecordCache>,
+    /// Wakes this instance's computer opponent after a player acted.
     pub computer_wakeup: Arc<tokio::sync::Notify>,
+    /// Wakes this instance's engine analysis worker after someone asked for an analysis.
     pub analysis_wakeup: Arc<tokio::sync::Notify>,
+    /// Tells the background loops to finish what they hold and stop (see `shutdown`).
     pub shutdown: Arc<crate::shutdown::Shutdown>,
+    /// Requests, moves and the worker's heartbeat, for `/metrics` and `/health`.
     pub metrics: Arc<crate::metrics::Metrics>,
 }
 

@@ -31,38 +31,26 @@ use std::sync::Arc;
 use actix_session::Session;
 use actix_web::web;
 
-use crate::clock::Clock;
-use crate::config::Settings;
-use crate::db::{DbConnection, DbPool};
-use crate::random::Random;
+use crate::db::DbConnection;
 use errors::WebError;
 use session::Flash;
 
-/// What every handler can reach.
+/// What every handler can reach: the parts it shares with the background loops (a
+/// [`crate::worker::WorkerState`], whose fields read through `Deref`: `state.pool`,
+/// `state.settings`, `state.records`, …) and the password gate, which only sign-ins use.
 #[derive(Clone)]
 pub struct AppState {
-    pub pool: DbPool,
-    /// One permit per pooled connection: requests wait for a connection here, first come first
-    /// served, rather than in the pool, whose waiters are woken in no order.
-    pub db_turns: Arc<tokio::sync::Semaphore>,
-    pub settings: Arc<Settings>,
-    pub clock: Arc<dyn Clock>,
-    /// Draws what is left to chance: a random colour, a Chess960 start.
-    pub random: Arc<dyn Random>,
-    /// Signs and checks the tokens of mail links (unsubscribe, address confirmation).
-    pub signer: crate::mail::Signer,
-    /// The moves of recently read games (see `game::cache`).
-    pub records: Arc<crate::game::RecordCache>,
-    /// Wakes this instance's computer opponent after a player acted (see `worker`).
-    pub computer_wakeup: Arc<tokio::sync::Notify>,
-    /// Wakes this instance's engine analysis worker after someone asked for an analysis.
-    pub analysis_wakeup: Arc<tokio::sync::Notify>,
-    /// Tells the background loops to finish what they hold and stop (see `shutdown`).
-    pub shutdown: Arc<crate::shutdown::Shutdown>,
+    pub shared: crate::worker::WorkerState,
     /// Makes and checks password hashes, a few at a time (see `passwords`).
     pub passwords: Arc<crate::passwords::PasswordGate>,
-    /// Requests, moves and the worker's heartbeat, for `/metrics` and `/health`.
-    pub metrics: Arc<crate::metrics::Metrics>,
+}
+
+impl std::ops::Deref for AppState {
+    type Target = crate::worker::WorkerState;
+
+    fn deref(&self) -> &crate::worker::WorkerState {
+        &self.shared
+    }
 }
 
 impl AppState {
@@ -102,27 +90,10 @@ impl AppState {
         self.analysis_wakeup.notify_one();
     }
 
-    /// The current time from the injected clock.
-    pub fn now(&self) -> chrono::NaiveDateTime {
-        self.clock.now()
-    }
-
     /// The parts of this state the background loops use (see `worker`): the same pool, turns,
     /// cache, wake-ups and metrics.
     pub fn worker(&self) -> crate::worker::WorkerState {
-        crate::worker::WorkerState {
-            pool: self.pool.clone(),
-            db_turns: self.db_turns.clone(),
-            settings: self.settings.clone(),
-            clock: self.clock.clone(),
-            random: self.random.clone(),
-            signer: self.signer.clone(),
-            records: self.records.clone(),
-            computer_wakeup: self.computer_wakeup.clone(),
-            analysis_wakeup: self.analysis_wakeup.clone(),
-            shutdown: self.shutdown.clone(),
-            metrics: self.metrics.clone(),
-        }
+        self.shared.clone()
     }
 }
 
