@@ -284,6 +284,19 @@ fn turns_of_computers(conn: &mut DbConnection) -> QueryResult<Vec<ComputerTurn>>
         .select((games::id, game_players::user_id))
         .limit(200)
         .load(conn)?;
+    // An offer of a draw from the computer's opponent on its board: answered at once, whoever
+    // is to move.
+    let offered: Vec<(i64, i64)> = game_players::table
+        .inner_join(games::table.inner_join(game_boards::table))
+        .filter(game_players::user_id.eq_any(&ids))
+        .filter(games::status.eq(GameStatus::Started.as_str()))
+        .filter(game_boards::board.eq(game_players::board))
+        .filter(game_boards::draw_offer.is_not_null())
+        .filter(game_boards::draw_offer.ne(game_players::color.nullable()))
+        .order(games::updated_at.asc())
+        .select((games::id, game_players::user_id))
+        .limit(200)
+        .load(conn)?;
     let in_setup: Vec<(i64, i64)> = game_players::table
         .inner_join(games::table)
         .filter(game_players::user_id.eq_any(&ids))
@@ -298,9 +311,12 @@ fn turns_of_computers(conn: &mut DbConnection) -> QueryResult<Vec<ComputerTurn>>
             .find(|(id, _)| *id == user)
             .map_or_else(String::new, |(_, l)| l.clone())
     };
-    Ok(to_move
+    let mut seen = std::collections::HashSet::new();
+    Ok(offered
         .into_iter()
+        .chain(to_move)
         .chain(in_setup)
+        .filter(|turn| seen.insert(*turn))
         .map(|(game_id, user_id)| ComputerTurn {
             game_id,
             user_id,
@@ -316,6 +332,18 @@ pub enum ComputerAction {
     PlacedBombs,
     /// It played this move (UCI).
     Moved(String),
+    /// It answered its opponent's draw offer: accepted (`true`) or declined.
+    AnsweredDraw(bool),
+}
+
+/// How much worse, in centipawns for the computer, the position must look for it to accept a
+/// draw: a little less than half a pawn's disadvantage. Otherwise it declines.
+pub const DRAW_ACCEPT_BELOW_CP: i32 = -40;
+
+/// Whether the computer accepts a draw offered in a position it judges `score_cp` centipawns
+/// for itself.
+pub fn accepts_draw(score_cp: i32) -> bool {
+    score_cp < DRAW_ACCEPT_BELOW_CP
 }
 
 /// Takes the computer's turn in one game: the engine's move searched within `limits` and
@@ -340,6 +368,45 @@ pub fn play_computer_turn(
         return play_match_turn(conn, now, &record, turn, (level, limits));
     }
     let minesweeper = record.kind == GameKind::Minesweeper;
+    if record.is_started() && record.first_board().draw_offer == Some(!seat.color) {
+        let position = if minesweeper {
+            let game = crate::usecases::minesweeper::secret_game(conn, &record)?;
+            EnginePosition::from_minesweeper(&game.player_view(seat.color)).ok()
+        } else {
+            Some(EnginePosition::from_game(&*record.chess_game()?))
+        };
+        let Some(position) = position else {
+            return Ok(None);
+        };
+        let to_move = record.first_board().turn == seat.color;
+        let seed = seed_of(turn.game_id, record.game.ply, None);
+        let accept = judged_worse(&position, to_move, limits, seed);
+        let req = ActionRequest {
+            game_id: turn.game_id,
+            user_id: turn.user_id,
+            ply: record.game.ply,
+            action: if accept {
+                Action::AcceptDraw
+            } else {
+                Action::DeclineDraw
+            },
+            message: None,
+        };
+        match act(conn, records, now, 0, &req) {
+            // Declined on its own turn: it moves now too, on the game as it stands.
+            Ok(_) if !accept && to_move => {
+                return play_computer_turn(conn, records, now, random, turn, limits);
+            }
+            Ok(_) => return Ok(Some(ComputerAction::AnsweredDraw(accept))),
+            Err(
+                PlayError::Stale { .. }
+                | PlayError::GameOver
+                | PlayError::Draw(_)
+                | PlayError::Minesweeper(MinesError::Stale { .. } | MinesError::GameOver),
+            ) => return Ok(None),
+            Err(e) => return Err(e.into()),
+        }
+    }
     if record.status == GameStatus::Setup && minesweeper {
         let game = crate::usecases::minesweeper::secret_game(conn, &record)?;
         if game.bombs_placed(seat.color) >= game.options().bombs_of(Some(seat.color)) {
@@ -392,6 +459,24 @@ pub fn play_computer_turn(
     }
 }
 
+/// Whether the computer judges its side worse in `position` ([`accepts_draw`]), at any level
+/// by the strongest search (a weaker level's deliberate slips are for its moves, not its
+/// judgement): the engine's score for the side to move, turned to the computer's view when
+/// it is not to move.
+fn judged_worse(
+    position: &EnginePosition,
+    computer_to_move: bool,
+    limits: &Limits,
+    seed: u64,
+) -> bool {
+    match best_move(position, Level::Hard, limits, seed) {
+        Ok(found) if computer_to_move => accepts_draw(found.score_cp),
+        Ok(found) => accepts_draw(-found.score_cp),
+        // No move left: the rules end the game, there is nothing to answer.
+        Err(EngineError::GameOver) => false,
+    }
+}
+
 /// The engine's seed for a turn: the same game, ply and (in a bughouse match) board always
 /// give the same move.
 fn seed_of(game_id: i64, ply: i32, board: Option<i32>) -> u64 {
@@ -417,13 +502,34 @@ fn play_match_turn(
     let Some(board) = record.board(seat.board) else {
         return Ok(None);
     };
-    if !record.is_started() || board.turn != seat.color {
+    let offered = board.draw_offer == Some(!seat.color);
+    if !record.is_started() || (board.turn != seat.color && !offered) {
         return Ok(None);
     }
     let game = record.bughouse_game()?;
     let Ok(position) = EnginePosition::from_bughouse(&game, board_of(seat.board)) else {
         return Ok(None);
     };
+    if offered {
+        let seed = seed_of(turn.game_id, record.game.ply, Some(seat.board));
+        let accept = judged_worse(&position, board.turn == seat.color, limits, seed);
+        let req = MatchRequest {
+            game_id: turn.game_id,
+            user_id: turn.user_id,
+            board: Some(board_of(seat.board)),
+            ply: Some(board.ply),
+            action: if accept {
+                MatchAction::AcceptDraw
+            } else {
+                MatchAction::DeclineDraw
+            },
+        };
+        return match act_in_match(conn, now, 0, &req) {
+            Ok(_) => Ok(Some(ComputerAction::AnsweredDraw(accept))),
+            Err(MatchError::Stale { .. } | MatchError::GameOver | MatchError::Draw(_)) => Ok(None),
+            Err(e) => Err(e.into()),
+        };
+    }
     let seed = seed_of(turn.game_id, record.game.ply, Some(seat.board));
     let uci = match best_move(&position, level, limits, seed) {
         Ok(found) => found.uci,

@@ -24,6 +24,7 @@ on_both_databases!(
     the_computer_fills_the_empty_seats_of_a_bughouse_match,
     lists_and_answers_name_the_computer_by_its_level,
     the_match_and_minesweeper_pages_name_the_computer_by_its_level,
+    the_computer_declines_a_draw_when_even_and_accepts_when_worse,
     a_challenge_to_the_computer_is_taken_at_once_with_or_without_a_clock,
     the_challenges_page_seats_the_computer_in_a_bughouse_match,
 );
@@ -514,6 +515,79 @@ fn lists_and_answers_name_the_computer_by_its_level(app: &TestApp) {
             "{page} shows the account's name"
         );
     }
+}
+
+/// The events of a game as its JSON lists them, in order.
+fn events(app: &TestApp, g: i64) -> Vec<String> {
+    game_json(app, g)["comments"]
+        .as_array()
+        .expect("comments")
+        .iter()
+        .filter(|c| c["kind"] == "event")
+        .map(|c| {
+            format!(
+                "{} {}",
+                c["author"].as_str().unwrap_or("?"),
+                c["text"].as_str().unwrap_or("?")
+            )
+        })
+        .collect()
+}
+
+fn the_computer_declines_a_draw_when_even_and_accepts_when_worse(app: &TestApp) {
+    use diesel::connection::SimpleConnection;
+    let alice = app.user("alice");
+    let g = new_game(
+        app,
+        &alice,
+        json!({"variant": "standard", "color": "white", "level": "easy"}),
+    );
+    let offer = |game: i64| {
+        let r = app.post(
+            &format!("/api/v1/games/{game}/actions"),
+            Some(&alice),
+            json!({"action": "offer_draw", "ply": 0}),
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+    };
+    // The start: even, so it declines, though it is not its move.
+    offer(g);
+    assert_eq!(
+        computer_pass(app),
+        vec![(g, ComputerAction::AnsweredDraw(false))]
+    );
+    assert_eq!(
+        events(app, g),
+        [
+            "alice offered a draw",
+            "computer-easy declined the draw offer"
+        ]
+    );
+    assert_eq!(game_json(app, g)["status"], "started");
+    // A position where the computer (Black) has a bare king against four queens: it accepts.
+    let lost = new_game(
+        app,
+        &alice,
+        json!({"variant": "standard", "color": "white", "level": "easy"}),
+    );
+    let fen = "4k3/8/8/8/8/8/8/QQQQK3 w - - 0 1";
+    app.state
+        .pool
+        .get()
+        .expect("a connection")
+        .batch_execute(&format!(
+            "UPDATE games SET initial_fen = '{fen}', revision = revision + 1 WHERE id = {lost}; \
+             UPDATE game_boards SET fen = '{fen}' WHERE game_id = {lost};"
+        ))
+        .expect("the position set up");
+    offer(lost);
+    assert_eq!(
+        computer_pass(app),
+        vec![(lost, ComputerAction::AnsweredDraw(true))]
+    );
+    let game = game_json(app, lost);
+    assert_eq!(game["status"], "finished", "{game}");
+    assert_eq!(game["result"], "1/2-1/2", "{game}");
 }
 
 /// A page's text as a reader sees it: without the addresses of its links and forms.
