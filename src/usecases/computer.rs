@@ -477,6 +477,27 @@ fn judged_worse(
     }
 }
 
+/// How many plies a board where the computer plays itself may be ahead of the other board of a
+/// match when people play there (see "Computer seats" in `docs/variants.md`).
+pub const MATCH_PLIES_AHEAD: i32 = 2;
+
+/// Whether the computer, on `board` of a match where it plays both seats, waits for the people
+/// on the other board: its board is already [`MATCH_PLIES_AHEAD`] plies ahead of theirs.
+fn waits_for_the_people(record: &GameRecord, board: i32) -> bool {
+    let is_computer = |b: i32| {
+        record
+            .players
+            .iter()
+            .filter(|p| p.seat.board == b)
+            .all(|p| p.computer_level.is_some())
+    };
+    let other = 1 - board;
+    let (Some(mine), Some(theirs)) = (record.board(board), record.board(other)) else {
+        return false;
+    };
+    is_computer(board) && !is_computer(other) && mine.ply - theirs.ply >= MATCH_PLIES_AHEAD
+}
+
 /// The engine's seed for a turn: the same game, ply and (in a bughouse match) board always
 /// give the same move.
 fn seed_of(game_id: i64, ply: i32, board: Option<i32>) -> u64 {
@@ -504,6 +525,9 @@ fn play_match_turn(
     };
     let offered = board.draw_offer == Some(!seat.color);
     if !record.is_started() || (board.turn != seat.color && !offered) {
+        return Ok(None);
+    }
+    if !offered && waits_for_the_people(record, seat.board) {
         return Ok(None);
     }
     let game = record.bughouse_game()?;
