@@ -26,6 +26,9 @@
       e.preventDefault();
       select(tab);
       history.replaceState(history.state, "", location.pathname + location.search + "#" + tab.getAttribute("aria-controls"));
+      // As on SchemingMind, the Analysis Board tab opens the board itself, not a button to it.
+      var open = document.getElementById("analysis-open");
+      if (tab.getAttribute("aria-controls") === "panel-analysis" && open && !open.hidden) open.click();
     });
   });
 
@@ -45,8 +48,11 @@
     if (next.hasAttribute("aria-controls")) select(next);
   });
 
+  // The tab the address names; else the one whose panel holds what a refused form says (the
+  // server marks it); else the first.
   var fromAddress = tabs.filter(function (t) { return "#" + t.getAttribute("aria-controls") === location.hash; })[0];
-  select(fromAddress || tabs[0]);
+  var refused = tabs.filter(function (t) { var p = panelOf(t); return p && p.hasAttribute("data-opens-first"); })[0];
+  select(fromAddress || refused || tabs[0]);
   list.closest(".info-panel").classList.add("tabs-ready");
 
   // ---------- Opening Book: the moves played from the position shown ----------

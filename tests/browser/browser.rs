@@ -13,6 +13,7 @@ on_both_databases!(
     board_settings_and_confirming_moves_in_chromium,
     the_analysis_board_keeps_variations_across_a_reload_for_its_owner_only_in_chromium,
     without_javascript_no_button_that_needs_it_is_shown_in_chromium,
+    a_refused_tag_opens_on_the_tags_tab_and_the_analysis_tab_opens_its_board_in_chromium,
 );
 
 impl Player<'_> {
@@ -793,8 +794,8 @@ fn board_settings_and_confirming_moves_in_chromium(app: &TestApp) {
 impl Player<'_> {
     /// Opens the Analysis Board tab and its overlay, and waits until the tree is loaded.
     fn open_analysis(&self) {
+        // The tab opens the overlay itself.
         self.find("#tab-analysis").click();
-        self.find("#analysis-open").click();
         self.window
             .wait_for("#analysis-overlay:not([hidden]) #analysis-board .sq");
         self.window.wait_until("the analysis loaded", || {
@@ -992,4 +993,35 @@ fn without_javascript_no_button_that_needs_it_is_shown_in_chromium(app: &TestApp
             "{css} shown with JavaScript"
         );
     }
+}
+
+fn a_refused_tag_opens_on_the_tags_tab_and_the_analysis_tab_opens_its_board_in_chromium(
+    app: &TestApp,
+) {
+    let Some(chromedriver) = chromedriver() else {
+        return;
+    };
+    let driver = Driver::start(&chromedriver);
+    let carol = Player::new("carol", &driver, app);
+    carol.sign_up();
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let id = app.game("atomic", &alice, &bob);
+    carol.open(&format!("/games/{id}"));
+    carol.find("#tab-tags").click();
+    let input = carol.find(r#"form.tag-form input[name="tag"]"#);
+    input.type_text("two words");
+    carol.find(r#"form.tag-form button[type="submit"]"#).click();
+    // The page drawn again with the refusal opens on the Tags tab, its message in view.
+    carol.window.wait_for(r#"#tab-tags[aria-selected="true"]"#);
+    assert!(carol.find("#tag-error").displayed(), "the refusal is shown");
+    assert!(
+        !carol.find("#panel-overview").displayed(),
+        "not Game Overview"
+    );
+    // One click on the Analysis Board tab opens the board itself.
+    carol.find("#tab-analysis").click();
+    carol
+        .window
+        .wait_for("#analysis-overlay:not([hidden]) #analysis-board .sq");
 }

@@ -814,7 +814,7 @@ fn in_chromium(player: &Player, w: &World) {
             .wait_for(&format!(r#"#tab-{tab}[aria-selected="true"]"#));
     }
     assert_nothing_fired(player, "the game's tabs");
-    player.find("#analysis-open").click();
+    // The Analysis Board tab, clicked last, opened the overlay.
     player
         .window
         .wait_until("the analysis tree's comments", || {
