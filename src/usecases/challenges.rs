@@ -316,6 +316,13 @@ pub struct ChallengeListing {
 }
 
 impl ChallengeListing {
+    /// The challenge's invite link (a path on this site), for its author only: the link they
+    /// send to whoever they want to play, on the list for as long as the challenge is open.
+    pub fn invite_path(&self) -> Option<String> {
+        self.mine
+            .then(|| format!("/challenges/link/{}", self.challenge.share_token))
+    }
+
     /// The free seats of a bughouse challenge `viewer` may take from the list (those offered
     /// to them by name, and the others when the challenge is listed for anyone).
     pub fn seats_for(&self, viewer: &Option<i64>) -> Vec<String> {

@@ -370,8 +370,34 @@ fn share_link_challenge_and_next_game(app: &TestApp) {
         .captures(&r.body)
         .unwrap()[1]
         .to_string();
-    // The link challenge is not listed for others.
+    // The link challenge is not listed for others; its author finds the link on the list
+    // after any reload, not only in the flash.
     assert!(!bob.get("/challenges").body.contains("/accept"));
+    assert!(!bob.get("/challenges").body.contains(&link));
+    for _ in 0..2 {
+        let listed = alice.get("/challenges").body;
+        assert!(listed.contains(&format!(r#"href="{link}""#)), "{listed}");
+    }
+    // A visitor with the link signs up from it and comes back to it.
+    let carol = app.browser();
+    let invite = carol.get(&link).body;
+    let signup = format!("/signup?next={link}");
+    assert!(invite.contains(&format!(r#"href="{signup}""#)), "{invite}");
+    let form = carol.get(&signup).body;
+    assert_eq!(hidden_value(&form, "next").as_deref(), Some(link.as_str()));
+    let csrf = hidden_value(&form, "csrf_token").unwrap();
+    let r = carol.post(
+        "/signup",
+        &[
+            ("csrf_token", &csrf),
+            ("username", "carol"),
+            ("email", "carol@example.com"),
+            ("password", "correct horse battery"),
+            ("next", &link),
+        ],
+    );
+    assert_eq!(r.status, 303, "{}", r.body);
+    assert_eq!(r.location.as_deref(), Some(link.as_str()));
     let page = bob.get(&link);
     assert!(page.body.contains("alice challenges you"), "{}", page.body);
     let csrf = hidden_value(&page.body, "csrf_token").unwrap();

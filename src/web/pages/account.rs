@@ -26,6 +26,8 @@ struct SignUpPage {
     error: Option<String>,
     username: String,
     email: String,
+    /// Where to go once signed up (a path on this site): an invite kept across the sign-up.
+    next: String,
 }
 
 #[derive(Template)]
@@ -62,13 +64,17 @@ impl AccountPage {
     }
 }
 
-pub async fn signup_form(session: Session) -> Result<HttpResponse, WebError> {
+pub async fn signup_form(
+    session: Session,
+    query: web::Query<NextQuery>,
+) -> Result<HttpResponse, WebError> {
     session::csrf_token(&session); // the form needs a session
     let page = SignUpPage {
         layout: Layout::from_session(&session),
         error: None,
         username: String::new(),
         email: String::new(),
+        next: local_path(query.next.as_deref(), "/"),
     };
     render(StatusCode::OK, &page)
 }
@@ -82,6 +88,9 @@ pub struct SignUpForm {
     /// The browser's time zone, filled in by `timezone.js`; empty without script.
     #[serde(default)]
     time_zone: String,
+    /// Where to go once signed up.
+    #[serde(default)]
+    next: Option<String>,
 }
 
 pub async fn signup(
@@ -109,13 +118,14 @@ pub async fn signup(
             }
             session::log_in(&session, &user);
             session::flash(&session, "info", format!("Welcome, {}!", user.username));
-            Ok(see_other("/"))
+            Ok(see_other(&local_path(form.next.as_deref(), "/")))
         }
         Err(err) => {
             let refused = refusal(err)?;
             let page = SignUpPage {
                 layout: Layout::from_session(&session),
                 error: Some(refused.message),
+                next: local_path(form.next.as_deref(), "/"),
                 username: form.username,
                 email: form.email,
             };
