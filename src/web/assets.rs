@@ -39,6 +39,7 @@ static ASSETS: &[Asset] = &[
     asset!("comments.js", "text/javascript; charset=utf-8"),
     asset!("timezone.js", "text/javascript; charset=utf-8"),
     asset!("import.js", "text/javascript; charset=utf-8"),
+    asset!("challenge.js", "text/javascript; charset=utf-8"),
     asset!("favicon.svg", SVG),
     asset!("pieces/wK.svg", SVG),
     asset!("pieces/wQ.svg", SVG),

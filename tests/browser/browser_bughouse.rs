@@ -75,9 +75,32 @@ fn four_players_play_a_bughouse_match_from_challenge_to_result_in_chromium(app: 
         p.sign_up();
     }
 
-    // alice makes the challenge as A1 and keeps B1 for bob.
+    // The form shows only what applies: nothing of bughouse or minesweeper for atomic, the
+    // days or the Fischer preset as the clock says.
     alice.open("/challenges");
+    assert!(!alice.find("#bughouse-fields").displayed());
+    assert!(!alice.find("#minesweeper-fields").displayed());
+    assert!(alice.find("#color").displayed() && alice.find("#days_per_move").displayed());
+    assert!(!alice.find("#preset").displayed());
+    alice
+        .find(r#"#time_control option[value="fischer"]"#)
+        .click();
+    assert!(alice.find("#preset").displayed() && !alice.find("#days_per_move").displayed());
+    alice.find(r#"#time_control option[value="days"]"#).click();
+    alice
+        .find(r#"#variant option[value="minesweeper"]"#)
+        .click();
+    assert!(alice.find("#minesweeper-fields").displayed());
+    // alice makes the challenge as A1 and keeps B1 for bob.
     alice.find(r#"#variant option[value="bughouse"]"#).click();
+    assert!(
+        alice.find("#bughouse-fields").displayed()
+            && !alice.find("#minesweeper-fields").displayed()
+    );
+    assert!(
+        !alice.find("#color").displayed(),
+        "the seat says the colour"
+    );
     alice.find(r#"#seat option[value="A1"]"#).click();
     alice.find("#invite_b1").type_text("bob");
     alice
