@@ -347,6 +347,12 @@ fn the_match_page_plays_on_ones_own_board_and_keeps_the_team_chat_in_the_team(ap
     assert_eq!(page.status, 200);
     assert!(page.body.contains("id=\"move-form-b\""), "{}", page.body);
     assert!(!page.body.contains("id=\"move-form-a\""));
+    // Next Game, as on every game page, for a logged-in reader (a visitor gets none).
+    assert!(
+        page.body
+            .contains(&format!(r#"id="next-game" href="/next?after={g}""#))
+    );
+    assert!(!html.contains("next-game"));
     assert!(
         page.body.find("id=\"board-b\"").unwrap() < page.body.find("id=\"board-a\"").unwrap(),
         "her own board comes first"

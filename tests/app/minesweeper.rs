@@ -275,7 +275,8 @@ fn answer(reader: &Reader, app: &TestApp, path: &str, g: i64) -> String {
         .replace(&format!("\"game_id\":{g}"), "\"game_id\":ID")
         .replace(&format!("#{g}"), "#ID")
         .replace(&format!("game {g}"), "game ID")
-        .replace(&format!("-{g}."), "-ID.");
+        .replace(&format!("-{g}."), "-ID.")
+        .replace(&format!("after={g}"), "after=ID");
     format!("{status}\n{neutral}")
 }
 
@@ -385,6 +386,10 @@ fn no_bomb_and_no_count_reaches_anyone_not_entitled_before_the_end(
         page.matches("own-bomb").count(),
         8,
         "and her eight bombs, the spent one too"
+    );
+    assert!(
+        page.contains(&format!(r#"id="next-game" href="/next?after={one}""#)),
+        "Next Game, as on every game page"
     );
     assert_eq!(
         game_json(app, one, Some(&carol))["counts"],
