@@ -60,6 +60,12 @@ pub struct MinesweeperPage {
     moves: Vec<MineMove>,
     /// The reader plays and the game runs: the move form.
     can_act: bool,
+    /// The draw offer standing on the board: the reader's own, or their opponent's; the
+    /// action list offers only what can be done with it.
+    my_offer: bool,
+    their_offer: bool,
+    /// A draw the reader may claim now (repetition, the fifty-move rule).
+    can_claim: bool,
     ply: i32,
     error: Option<String>,
     typed: String,
@@ -220,6 +226,9 @@ pub fn build(
         squares,
         moves,
         can_act: seat.is_some() && record.status == GameStatus::Started,
+        my_offer: color.is_some() && record.first_board().draw_offer == color,
+        their_offer: color.is_some_and(|c| record.first_board().draw_offer == Some(!c)),
+        can_claim: color.is_some() && game.can_claim_draw().is_some(),
         ply: record.game.ply,
         error,
         typed,

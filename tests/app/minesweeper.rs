@@ -22,6 +22,7 @@ on_both_databases_at_t0!(
     bad_placements_and_early_moves_are_refused_and_change_nothing,
     no_bomb_and_no_count_reaches_anyone_not_entitled_before_the_end,
     at_the_setup_deadline_the_server_places_what_is_missing_and_the_game_starts,
+    the_page_offers_only_the_draw_actions_that_can_be_done,
 );
 
 /// White's bombs (ranks 1–4): d3 is where Black's queen will land and go up.
@@ -468,4 +469,38 @@ fn at_the_setup_deadline_the_server_places_what_is_missing_and_the_game_starts(
         .body;
     assert_eq!(his["squares"].as_array().unwrap().len(), 8);
     assert_eq!(app.play(g, &p.alice, "e4", 0).status, 200);
+}
+
+/// The page's action list follows the draw offer standing (and a claim only when one holds):
+/// nothing to accept or decline at the start.
+fn the_page_offers_only_the_draw_actions_that_can_be_done(app: &TestApp, _clock: &FixedClock) {
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let g = app.game_from(
+        &alice,
+        &bob,
+        json!({"variant": "minesweeper", "minesweeper": "random", "color": "white", "days_per_move": 3, "opponent": null}),
+    );
+    let options = |name: &str| {
+        let page = app.logged_in(name).get(&format!("/games/{g}")).body;
+        [
+            "offer_draw",
+            "accept_draw",
+            "decline_draw",
+            "withdraw_draw",
+            "claim_draw",
+        ]
+        .into_iter()
+        .filter(|a| page.contains(&format!(r#"<option value="{a}">"#)))
+        .collect::<Vec<_>>()
+    };
+    assert_eq!(options("alice"), ["offer_draw"]);
+    let r = app.post(
+        &format!("/api/v1/games/{g}/actions"),
+        Some(&bob),
+        json!({"action": "offer_draw", "ply": 0}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(options("alice"), ["accept_draw", "decline_draw"]);
+    assert_eq!(options("bob"), ["withdraw_draw"]);
 }
