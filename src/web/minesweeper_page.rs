@@ -145,7 +145,7 @@ pub fn build(
             }
         })
         .collect();
-    let moves = public
+    let mut moves: Vec<MineMove> = public
         .moves
         .iter()
         .enumerate()
@@ -172,6 +172,13 @@ pub fn build(
             }
         })
         .collect();
+    // Black's reply after a note on White's move carries its number again ("2... Qxd5"), as
+    // in PGN after a comment.
+    for i in (1..moves.len()).step_by(2) {
+        if !moves[i - 1].note.is_empty() {
+            moves[i].number = format!("{}...", i / 2 + 1);
+        }
+    }
     let white = record.shown_name_of(crate::game::Seat::first_board(Color::White));
     let black = record.shown_name_of(crate::game::Seat::first_board(Color::Black));
     let status = match record.status {

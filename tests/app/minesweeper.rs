@@ -392,6 +392,10 @@ fn no_bomb_and_no_count_reaches_anyone_not_entitled_before_the_end(
         page.contains(&format!(r#"id="next-game" href="/next?after={one}""#)),
         "Next Game, as on every game page"
     );
+    assert!(
+        page.contains(r#"<span class="move-no">2...</span> Qxd5"#),
+        "Black's reply after White's count keeps its number"
+    );
     assert_eq!(
         game_json(app, one, Some(&carol))["counts"],
         json!([]),
