@@ -31,7 +31,7 @@ pub fn eval_graph(points: &[GraphPoint], shown: u32) -> String {
     let mut svg = String::with_capacity(400 + points.len() * 160);
     let _ = write!(
         svg,
-        r#"<svg class="eval-graph" viewBox="0 0 {WIDTH} {HEIGHT}" preserveAspectRatio="none" role="img" aria-labelledby="eval-graph-title"><title id="eval-graph-title">Evaluation after every move: the light area is White's chance of winning, the dark Black's. Each move is a link to its position.</title><rect class="graph-black" x="0" y="0" width="{WIDTH}" height="{HEIGHT}"/>"#
+        r#"<svg class="eval-graph" viewBox="0 0 {WIDTH} {HEIGHT}" preserveAspectRatio="none" role="group" aria-labelledby="eval-graph-title"><title id="eval-graph-title">Evaluation after every move: the light area is White's chance of winning, the dark Black's. Each move is a link to its position.</title><rect class="graph-black" x="0" y="0" width="{WIDTH}" height="{HEIGHT}"/>"#
     );
     let mut area = format!("M0 {HEIGHT}");
     for p in points {
@@ -120,6 +120,8 @@ mod tests {
         for ply in 0..=2 {
             assert!(svg.contains(&format!(r##"href="?ply={ply}#panel-engine""##)));
         }
+        // A picture (role img) may hold no focusable links: the graph is a group of them.
+        assert!(svg.contains(r#"role="group""#) && !svg.contains(r#"role="img""#));
         assert!(svg.contains("ply 1 &lt;b&gt;"));
         assert!(!svg.contains("<b>"));
         assert!(svg.contains(r#"class="graph-shown" x1="300.0""#));

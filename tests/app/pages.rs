@@ -1049,6 +1049,12 @@ fn unknown_addresses_get_the_sites_404_page_and_every_page_answers_head(app: &Te
     let alice = app.user("alice");
     let bob = app.user("bob");
     let game = app.game("atomic", &alice, &bob);
+    // The game page has its heading, for screen readers' outline (WCAG 1.3.1).
+    let (_, page) = app.get_text(&format!("/games/{game}"));
+    assert!(
+        page.contains(&format!(r#"<h1 class="visually-hidden" id="game-heading">alice v bob (Atomic), game {game}</h1>"#)),
+        "{page}"
+    );
     let browser = app.browser();
     for path in [
         "/challenges/99999",
