@@ -1,6 +1,8 @@
 //! Playing the computer: a game started at once against the computer's account for a level,
 //! the games where the computer is to act, and its turn (a minesweeper setup's bombs placed at
-//! random, or the engine's move, stored as any player's move). Exactly once across instances:
+//! random, an answer to a draw offer by its own judgement, or the engine's move, stored as any
+//! player's move; in a bughouse match it keeps pace with the people on the other board).
+//! Exactly once across instances:
 //! the move goes through `play::act` with the ply it was searched at, so a second worker
 //! that searched the same turn finds the game moved on and stores nothing.
 
