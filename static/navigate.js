@@ -311,6 +311,14 @@
     buttons.flip.href = base + "?ply=" + shown + (flipped ? "" : "&flip=1");
     var fen = document.getElementById("fen-link");
     if (fen) fen.href = base + ".fen?ply=" + shown;
+    // The Share tab's pictures of the position shown, their other options kept.
+    ["svg-link", "png-link"].forEach(function (id) {
+      var picture = document.getElementById(id);
+      if (!picture) return;
+      var url = new URL(picture.getAttribute("href"), location.href);
+      url.searchParams.set("ply", String(shown));
+      picture.setAttribute("href", url.pathname + url.search);
+    });
     var shareFen = document.getElementById("share-fen");
     if (shareFen && plies && plies[shown]) shareFen.value = plies[shown].fen;
     history.replaceState(history.state, "", base + query(shown) + location.hash);

@@ -1,5 +1,6 @@
 //! A position as an SVG picture: the board in one of the game page's themes, our own pieces
-//! (drawn once per kind and reused), the last move and the coordinates. One board, or several
+//! (drawn once per kind and reused), the last move, the squares an explosion cleared (tinted as
+//! the PNG and GIF tint them, each `class="exploded"` as on the game page) and the coordinates. One board, or several
 //! side by side (a bughouse match). Pure: it draws what it is given, nothing secret.
 
 use std::fmt::Write as _;
@@ -16,6 +17,9 @@ pub struct Picture {
     pub pieces: BoardArray,
     /// The last move's from and to squares (0 = a1), highlighted.
     pub last_move: Option<(u8, u8)>,
+    /// The squares the last move's explosion (atomic) or blast (minesweeper) cleared, marked
+    /// over the last move's highlight.
+    pub exploded: Vec<u8>,
     /// The side at the bottom.
     pub side: Color,
 }
@@ -44,6 +48,32 @@ pub fn theme_colours(theme: &str) -> Option<[&'static str; 4]> {
     })
 }
 
+/// An explosion's tint, and how much of it a light and a dark square take.
+const BOOM: [u8; 3] = [0xf0, 0x4a, 0x24];
+const BOOM_OVER_LIGHT: f32 = 0.55;
+const BOOM_OVER_DARK: f32 = 0.6;
+
+/// The light and the dark square an explosion cleared in a theme (`#rrggbb`), the same in the
+/// SVG, the PNG and the GIF; `None` for a theme that is none of the page's.
+pub fn exploded_colours(theme: &str) -> Option<[String; 2]> {
+    let [light, dark, ..] = theme_colours(theme)?;
+    Some([tint(light, BOOM_OVER_LIGHT), tint(dark, BOOM_OVER_DARK)])
+}
+
+/// `colour` (`#rrggbb`) a share `t` of the way to the explosion's tint.
+fn tint(colour: &str, t: f32) -> String {
+    let mut out = String::from("#");
+    for (i, boom) in BOOM.iter().enumerate() {
+        let from = colour
+            .get(1 + 2 * i..3 + 2 * i)
+            .and_then(|p| u8::from_str_radix(p, 16).ok())
+            .unwrap_or(0);
+        let mixed = (f32::from(from) + (f32::from(*boom) - f32::from(from)) * t).round() as u8;
+        let _ = write!(out, "{mixed:02x}");
+    }
+    out
+}
+
 /// Whether `set` is one of our piece sets.
 pub fn is_piece_set(set: &str) -> bool {
     ["classic", "flat", "letters"].contains(&set)
@@ -62,6 +92,9 @@ pub fn boards_svg(boards: &[Picture], style: &Style<'_>) -> String {
     );
     let [light, dark, last_light, last_dark] =
         theme_colours(style.theme).unwrap_or(["#eee4cc", "#7f9b66", "#f3df8e", "#b9c45a"]);
+    let [boom_light, boom_dark] = exploded_colours(style.theme)
+        .or_else(|| exploded_colours("green"))
+        .unwrap_or_default();
     for (i, picture) in boards.iter().enumerate() {
         let left = (board_px + GAP) * u32::try_from(i).unwrap_or(0);
         let _ = write!(out, r#"<g transform="translate({left} 0)">"#);
@@ -71,15 +104,19 @@ pub fn boards_svg(boards: &[Picture], style: &Style<'_>) -> String {
             let last = picture
                 .last_move
                 .is_some_and(|(from, to)| from == index || to == index);
-            let fill = match (is_dark, last) {
-                (false, false) => light,
-                (true, false) => dark,
-                (false, true) => last_light,
-                (true, true) => last_dark,
+            let exploded = picture.exploded.contains(&index);
+            let fill = match (exploded, is_dark, last) {
+                (true, false, _) => boom_light.as_str(),
+                (true, true, _) => boom_dark.as_str(),
+                (false, false, false) => light,
+                (false, true, false) => dark,
+                (false, false, true) => last_light,
+                (false, true, true) => last_dark,
             };
+            let class = if exploded { r#" class="exploded""# } else { "" };
             let _ = write!(
                 out,
-                r#"<rect x="{x}" y="{y}" width="{SQUARE}" height="{SQUARE}" fill="{fill}"/>"#
+                r#"<rect x="{x}" y="{y}" width="{SQUARE}" height="{SQUARE}" fill="{fill}"{class}/>"#
             );
         }
         if style.coords {
@@ -217,6 +254,7 @@ mod tests {
             &[Picture {
                 pieces,
                 last_move: Some((12, 28)),
+                exploded: Vec::new(),
                 side: Color::White,
             }],
             &style,
@@ -246,6 +284,7 @@ mod tests {
         let picture = |side| Picture {
             pieces,
             last_move: None,
+            exploded: Vec::new(),
             side,
         };
         let svg = boards_svg(&[picture(Color::White), picture(Color::Black)], &style);

@@ -219,6 +219,7 @@ async fn game_svg(
         .map(|b| Picture {
             pieces: b.pieces,
             last_move: b.last_move,
+            exploded: b.exploded,
             side: b.side,
         })
         .collect();

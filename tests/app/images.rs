@@ -14,6 +14,7 @@ use common::TestApp;
 
 on_both_databases!(
     a_position_is_drawn_as_svg_in_the_themes_and_sides_asked_for,
+    the_svg_marks_the_squares_an_explosion_cleared_at_the_ply_asked_for,
     a_game_is_an_animated_gif_and_a_position_a_png,
     pockets_and_both_boards_of_a_match_are_in_the_pictures,
     the_game_page_shares_its_pictures,
@@ -95,6 +96,82 @@ fn a_position_is_drawn_as_svg_in_the_themes_and_sides_asked_for(app: &TestApp) {
     parse(&both);
     assert_eq!(both.matches("<rect ").count(), 128);
     assert!(both.contains(r#"viewBox="0 0 990 480""#));
+}
+
+/// The squares of an SVG (one board, White's side at the bottom) marked `class="exploded"`, by
+/// name, with their fill, as Python's XML parser reads them.
+fn exploded_in_svg(svg: &str) -> Vec<(String, String)> {
+    let mut child = Command::new("/usr/bin/python3")
+        .args([
+            "-c",
+            "import sys, xml.etree.ElementTree as E\n\
+             r = E.fromstring(sys.stdin.read())\n\
+             for e in r.iter('{http://www.w3.org/2000/svg}rect'):\n\
+             \x20   if e.get('class') == 'exploded':\n\
+             \x20       x, y = int(e.get('x')) // 60, int(e.get('y')) // 60\n\
+             \x20       print('abcdefgh'[x] + str(8 - y), e.get('fill'))",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(svg.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "the SVG does not parse:\n{svg}");
+    let mut found: Vec<(String, String)> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let (square, fill) = l.split_once(' ').unwrap();
+            (square.to_string(), fill.to_string())
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+fn the_svg_marks_the_squares_an_explosion_cleared_at_the_ply_asked_for(app: &TestApp) {
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let g = app.game("atomic", &alice, &bob);
+    // Nxc7 blows up the knight, the pawn on c7 and the pieces around it (b8, c8, d8); the
+    // pawns on b7 and d7 stay. Then a quiet move.
+    app.play_all(g, &alice, &bob, &["Nc3", "a6", "Nd5", "a5", "Nxc7", "h6"]);
+
+    let (status, _, blast) = svg(app, &format!("/games/{g}.svg?ply=5&theme=brown"));
+    assert_eq!(status, 200, "{blast}");
+    let marked = exploded_in_svg(&blast);
+    let squares: Vec<&str> = marked.iter().map(|(s, _)| s.as_str()).collect();
+    assert_eq!(squares, ["b8", "c7", "c8", "d8"], "{marked:?}");
+    // Brown's explosion tints, dark (b8, c7, d8) and light (c8), over the last move's (c7).
+    let fills: Vec<&str> = marked.iter().map(|(_, f)| f.as_str()).collect();
+    assert_eq!(fills[0], fills[1], "b8 and c7 are dark squares");
+    assert_eq!(fills[0], fills[3], "b8 and d8 are dark squares");
+    assert_ne!(fills[0], fills[2], "c8 is a light square");
+    for plain in ["#f0d9b5", "#b58863", "#f3df8e", "#c9a245"] {
+        assert!(
+            !fills.contains(&plain),
+            "{plain} is not an explosion's tint"
+        );
+    }
+    // The PNG of the same ply paints the same colours.
+    if tools_present() {
+        let (_, _, png) = fetch(app, &format!("/games/{g}.png?ply=5&theme=brown"));
+        let (b8, c8) = (ground_of("b8"), ground_of("c8"));
+        let (_, _, px) = pillow(&png, ".png", &[(0, b8.0, b8.1), (0, c8.0, c8.1)]);
+        assert_eq!(px, [hex(fills[0]), hex(fills[2])]);
+    }
+    // Now and before the blast, no mark; none either without the highlights.
+    for quiet in ["", "?ply=4", "?ply=0", "?ply=5&highlight=0"] {
+        let (status, _, body) = svg(app, &format!("/games/{g}.svg{quiet}"));
+        assert_eq!(status, 200, "{quiet}: {body}");
+        assert!(exploded_in_svg(&body).is_empty(), "{quiet}");
+    }
 }
 
 /// Pixels per square, and the height of the band above the board.

@@ -9,6 +9,7 @@ use webdriver::{DESKTOP, Driver, Element, PHONE, Player, chromedriver, screensho
 on_both_databases!(
     two_players_play_atomic_with_mouse_and_keyboard_in_chromium,
     moving_through_a_game_flipping_and_animating_without_reloading_in_chromium,
+    the_share_tabs_pictures_follow_the_ply_shown_in_chromium,
     crazyhouse_pieces_in_hand_are_dragged_or_clicked_onto_the_board_in_chromium,
     board_settings_and_confirming_moves_in_chromium,
     the_analysis_board_keeps_variations_across_a_reload_for_its_owner_only_in_chromium,
@@ -583,6 +584,67 @@ fn moving_through_a_game_flipping_and_animating_without_reloading_in_chromium(ap
     alice.window.press_key(ARROW_LEFT);
     alice.window.press_key(ENTER);
     alice.expect_played("Nf3", "wN", "g1", "f3");
+}
+
+/// An atomic game whose fifth ply, Nxf7, blows up e8, f6, f7 and f8; its page's address.
+fn atomic_blast_game(app: &TestApp) -> String {
+    let alice = app.user("alice");
+    let bob = app.user("bob");
+    let id = app.game("atomic", &alice, &bob);
+    app.play_all(id, &alice, &bob, &["Nf3", "Nf6", "Ne5", "e6", "Nxf7"]);
+    format!("/games/{id}")
+}
+
+fn the_share_tabs_pictures_follow_the_ply_shown_in_chromium(app: &TestApp) {
+    let Some(chromedriver) = chromedriver() else {
+        return;
+    };
+    let driver = Driver::start(&chromedriver);
+    let game = atomic_blast_game(app);
+    let visitor = Player::new("visitor", &driver, app);
+    visitor.open(&game);
+    visitor.wait_for_ply(5, 5);
+    // The `ply` of a Share link's address, and the address itself.
+    let link = |id: &str| -> (String, String) {
+        let href = visitor
+            .find(&format!("#{id}"))
+            .attribute("href")
+            .unwrap_or_default();
+        let ply = regex::Regex::new(r"[?&]ply=(\d+)")
+            .unwrap()
+            .captures(&href)
+            .map(|c| c[1].to_string())
+            .unwrap_or_default();
+        (ply, href)
+    };
+    for id in ["svg-link", "png-link", "fen-link"] {
+        assert_eq!(link(id).0, "5", "{id}: {}", link(id).1);
+    }
+
+    visitor.find("#tab-share").click();
+    for (button, ply) in [
+        ("Previous move", 4),
+        ("Previous move", 3),
+        ("Move to start", 0),
+        ("Next move", 1),
+    ] {
+        visitor.toolbar(button).click();
+        visitor.wait_for_ply(ply, 5);
+        for id in ["svg-link", "png-link", "fen-link"] {
+            let (shown, href) = link(id);
+            assert_eq!(shown, ply.to_string(), "{id} after {button}: {href}");
+        }
+        let (_, svg) = link("svg-link");
+        assert!(
+            svg.starts_with(&format!("{game}.svg?")) && svg.contains("theme="),
+            "the picture's other options kept: {svg}"
+        );
+        // The FEN field is the position shown, as the server gives it.
+        let (status, fen) = app.get_text(&format!("{game}.fen?ply={ply}"));
+        assert_eq!(status, 200);
+        assert_eq!(visitor.find("#share-fen").property("value"), fen.trim());
+        assert_eq!(app.get_text(&svg).0, 200, "{svg}");
+    }
 }
 
 /// Signs `player` up in the browser and gives back an API token for them.

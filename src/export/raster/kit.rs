@@ -5,10 +5,10 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use super::palette::{Nearest, Palette, Rgb, distinct, hex, mix};
+use super::palette::{Nearest, Palette, Rgb, distinct, hex};
 use super::sprites::{over, rasters, set_colours};
 use super::text::{self, Mask, Weight};
-use crate::export::svg::theme_colours;
+use crate::export::svg::{exploded_colours, theme_colours};
 
 /// Pixels per square.
 pub const SQUARE: usize = 90;
@@ -17,8 +17,6 @@ pub const POCKET: usize = 45;
 /// The bands' colour and their text's.
 const BAND: Rgb = [0x26, 0x24, 0x21];
 const BAND_TEXT: Rgb = [0xf0, 0xec, 0xe2];
-/// An explosion's tint over a light and a dark square.
-const BOOM: Rgb = [0xf0, 0x4a, 0x24];
 
 /// What a square shows under its piece.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -115,14 +113,11 @@ fn make(theme: &str, set: &str) -> Kit {
         .or_else(|| theme_colours("green"))
         .map(|c| c.map(hex))
         .unwrap_or_default();
-    let grounds: [Rgb; 6] = [
-        light,
-        dark,
-        last_light,
-        last_dark,
-        mix(light, BOOM, 0.55),
-        mix(dark, BOOM, 0.6),
-    ];
+    let [boom_light, boom_dark] = exploded_colours(theme)
+        .or_else(|| exploded_colours("green"))
+        .map(|c| c.map(|h| hex(&h)))
+        .unwrap_or_default();
+    let grounds: [Rgb; 6] = [light, dark, last_light, last_dark, boom_light, boom_dark];
     let inks = distinct(&set_colours(set), 20);
     let mut bases: Vec<Rgb> = grounds.to_vec();
     bases.extend([BAND, BAND_TEXT]);
