@@ -410,18 +410,25 @@
   // ---------- input ----------
   function plainClick(e) { return e.button === 0 && !e.ctrlKey && !e.metaKey && !e.shiftKey && !e.altKey; }
 
-  function onLink(el, target) {
-    el.addEventListener("click", function (e) {
+  // The four steps, one path for the toolbar and the keys: each says where it goes, and a step
+  // forward plays the blast of the move it reaches.
+  var steps = {
+    start: function () { return 0; },
+    prev: function () { return shown - 1; },
+    next: function () { return shown + 1; },
+    last: function () { return lastPly; }
+  };
+  function step(name) {
+    stopAnimation();
+    show(steps[name](), name === "next");
+  }
+  ["start", "prev", "next", "last"].forEach(function (name) {
+    buttons[name].addEventListener("click", function (e) {
       if (!plainClick(e)) return;
       e.preventDefault();
-      stopAnimation();
-      show(target());
+      step(name);
     });
-  }
-  onLink(buttons.start, function () { return 0; });
-  onLink(buttons.prev, function () { return shown - 1; });
-  onLink(buttons.next, function () { return shown + 1; });
-  onLink(buttons.last, function () { return lastPly; });
+  });
   buttons.flip.addEventListener("click", function (e) {
     if (!plainClick(e)) return;
     e.preventDefault();
@@ -452,17 +459,12 @@
     if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
     var t = e.target;
     if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName) || (t.closest && t.closest('.sq, .promo-chooser, [role="tablist"]')))) return;
-    var target = null;
-    if (e.key === "ArrowLeft") target = shown - 1;
-    else if (e.key === "ArrowRight") target = shown + 1;
-    else if (e.key === "Home") target = 0;
-    else if (e.key === "End") target = lastPly;
-    else if (e.key === "f" || e.key === "F") { e.preventDefault(); flip(); return; }
-    else if (e.key === "Escape" && panel && !panel.hidden) { panel.hidden = true; return; }
-    if (target === null) return;
+    var name = { ArrowLeft: "prev", ArrowRight: "next", Home: "start", End: "last" }[e.key];
+    if (e.key === "f" || e.key === "F") { e.preventDefault(); flip(); return; }
+    if (e.key === "Escape" && panel && !panel.hidden) { panel.hidden = true; return; }
+    if (!name) return;
     e.preventDefault();
-    stopAnimation();
-    show(target, e.key === "ArrowRight");
+    step(name);
   });
 
   // Fetch the positions when the browser is idle, so the first step is instant.

@@ -10,6 +10,7 @@ on_both_databases!(
     two_players_play_atomic_with_mouse_and_keyboard_in_chromium,
     moving_through_a_game_flipping_and_animating_without_reloading_in_chromium,
     the_share_tabs_pictures_follow_the_ply_shown_in_chromium,
+    the_next_move_button_plays_the_blast_as_the_arrow_key_does_in_chromium,
     crazyhouse_pieces_in_hand_are_dragged_or_clicked_onto_the_board_in_chromium,
     board_settings_and_confirming_moves_in_chromium,
     the_analysis_board_keeps_variations_across_a_reload_for_its_owner_only_in_chromium,
@@ -644,6 +645,60 @@ fn the_share_tabs_pictures_follow_the_ply_shown_in_chromium(app: &TestApp) {
         assert_eq!(status, 200);
         assert_eq!(visitor.find("#share-fen").property("value"), fen.trim());
         assert_eq!(app.get_text(&svg).0, 200, "{svg}");
+    }
+}
+
+fn the_next_move_button_plays_the_blast_as_the_arrow_key_does_in_chromium(app: &TestApp) {
+    let Some(chromedriver) = chromedriver() else {
+        return;
+    };
+    let driver = Driver::start(&chromedriver);
+    let game = atomic_blast_game(app);
+    let visitor = Player::new("visitor", &driver, app);
+    visitor.open(&game);
+    visitor.wait_for_ply(5, 5);
+    // Every square that takes the blast's class from now on, however briefly.
+    visitor.window.execute(
+        "window.blasted = [];
+         new MutationObserver(function (changes) {
+           changes.forEach(function (c) {
+             var sq = c.target;
+             if (sq.classList.contains('blast') && window.blasted.indexOf(sq.dataset.square) < 0) {
+               window.blasted.push(sq.dataset.square);
+             }
+           });
+         }).observe(document.getElementById('board'),
+                    { subtree: true, attributes: true, attributeFilter: ['class'] });",
+        serde_json::json!([]),
+    );
+    let blasted = || -> Vec<String> {
+        let found = visitor.window.execute(
+            "return window.blasted.slice().sort();",
+            serde_json::json!([]),
+        );
+        serde_json::from_value(found).unwrap_or_default()
+    };
+    for (how, forward) in [
+        ("the arrow key", &(|| visitor.key(ARROW_RIGHT)) as &dyn Fn()),
+        (
+            "Next move",
+            &(|| visitor.toolbar("Next move").click()) as &dyn Fn(),
+        ),
+    ] {
+        visitor.toolbar("Previous move").click();
+        visitor.wait_for_ply(4, 5);
+        assert!(visitor.exploded().is_empty(), "before the blast");
+        visitor
+            .window
+            .execute("window.blasted = [];", serde_json::json!([]));
+        forward();
+        visitor.wait_for_ply(5, 5);
+        assert_eq!(visitor.exploded(), ["e8", "f6", "f7", "f8"], "{how}");
+        visitor
+            .window
+            .wait_until(&format!("the blast played by {how}"), || {
+                (blasted() == ["e8", "f6", "f7", "f8"]).then_some(())
+            });
     }
 }
 
