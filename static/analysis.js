@@ -623,10 +623,18 @@
     return toolbar ? parseInt(toolbar.dataset.viewPly, 10) || 0 : 0;
   }
 
+  // The page behind the open board: out of reach of the keyboard and screen readers (inert).
+  function behind() {
+    return Array.prototype.filter.call(
+      document.querySelectorAll(".site-header, .site-footer, main > *"),
+      function (e) { return e !== overlay; });
+  }
+
   function open() {
     opener = document.activeElement;
     orientation = mainBoard && mainBoard.dataset.orientation === "black" ? "black" : "white";
     overlay.hidden = false;
+    behind().forEach(function (e) { e.inert = true; });
     document.body.classList.add("analysis-open");
     setStatus("Loading your analysis…");
     load().then(function () {
@@ -640,6 +648,7 @@
   }
 
   function close() {
+    behind().forEach(function (e) { e.inert = false; });
     overlay.hidden = true;
     document.body.classList.remove("analysis-open");
     press = null;

@@ -1136,9 +1136,22 @@ fn a_refused_tag_opens_on_the_tags_tab_and_the_analysis_tab_opens_its_board_in_c
         !carol.find("#panel-overview").displayed(),
         "not Game Overview"
     );
-    // One click on the Analysis Board tab opens the board itself.
+    // One click on the Analysis Board tab opens the board itself; the page behind it is inert
+    // until it closes.
     carol.find("#tab-analysis").click();
     carol
         .window
         .wait_for("#analysis-overlay:not([hidden]) #analysis-board .sq");
+    let inert = |what: &str| {
+        carol.window.execute(
+            &format!("return document.querySelector('{what}').inert;"),
+            serde_json::json!([]),
+        )
+    };
+    assert_eq!(inert(".game-layout"), true);
+    assert_eq!(inert(".site-header"), true);
+    assert_eq!(inert("#analysis-overlay"), false);
+    carol.window.press_key("\u{E00C}"); // Escape
+    carol.window.wait_for("#analysis-overlay[hidden]");
+    assert_eq!(inert(".game-layout"), false);
 }
