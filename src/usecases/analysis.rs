@@ -46,10 +46,7 @@ struct Start {
 /// board the rules play from a FEN. Not bughouse (two boards), nor minesweeper, whose moves
 /// would tell where the bombs are not.
 pub fn offered_for(kind: GameKind) -> Option<Variant> {
-    match kind {
-        GameKind::Chess(variant) => Some(variant),
-        GameKind::Bughouse | GameKind::Minesweeper => None,
-    }
+    kind.variant()
 }
 
 fn start_of(conn: &mut DbConnection, game_id: i64) -> Result<Start, AnalysisError> {

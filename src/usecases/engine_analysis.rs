@@ -50,10 +50,7 @@ pub enum EngineAnalysisError {
 /// Whether the engine analyses games of this kind: every one-board variant the rules play;
 /// not bughouse (two boards, pieces passed between them) nor minesweeper (hidden bombs).
 pub fn offered_for(kind: GameKind) -> bool {
-    match kind {
-        GameKind::Chess(_) => true,
-        GameKind::Bughouse | GameKind::Minesweeper => false,
-    }
+    kind.variant().is_some()
 }
 
 /// [`offered_for`] a stored variant name (unknown names are not analysed).
