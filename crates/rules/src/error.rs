@@ -44,6 +44,9 @@ pub enum ClaimError {
          and both sides can still win"
     )]
     NotDrawn,
+    /// The kind of game has no draw by claim (bughouse: a draw is agreed).
+    #[error("no draw can be claimed in this kind of game: offer one instead")]
+    NoClaims,
     /// The game has already ended.
     #[error("the game is over")]
     GameOver,

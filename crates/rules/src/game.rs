@@ -579,41 +579,6 @@ impl Game {
         Ok(())
     }
 
-    /// `loser` resigns.
-    ///
-    /// # Errors
-    ///
-    /// [`GameOver`] if the game has already ended.
-    pub fn resign(&self, loser: Color) -> Result<Game, GameOver> {
-        self.finish(Outcome::win(!loser, EndReason::Resignation))
-    }
-
-    /// The players agree a draw.
-    ///
-    /// # Errors
-    ///
-    /// [`GameOver`] if the game has already ended.
-    pub fn agree_draw(&self) -> Result<Game, GameOver> {
-        self.finish(Outcome::draw(EndReason::Agreement))
-    }
-
-    /// `loser` ran out of time. The opponent wins, unless they have too
-    /// little material ever to win: then it is a draw (reason still
-    /// [`EndReason::Time`]).
-    ///
-    /// # Errors
-    ///
-    /// [`GameOver`] if the game has already ended.
-    pub fn flag(&self, loser: Color) -> Result<Game, GameOver> {
-        let winner = !loser;
-        let outcome = if self.position().has_insufficient_material(winner) {
-            Outcome::draw(EndReason::Time)
-        } else {
-            Outcome::win(winner, EndReason::Time)
-        };
-        self.finish(outcome)
-    }
-
     /// The player to move claims a draw, which ends the game when one of
     /// these holds (checked in this order):
     ///
@@ -685,7 +650,7 @@ impl Game {
         crate::perft::perft(self.position(), depth)
     }
 
-    fn position(&self) -> &VariantPosition {
+    pub(crate) fn position(&self) -> &VariantPosition {
         self.positions.last().expect("a game always has a position")
     }
 

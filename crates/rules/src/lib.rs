@@ -10,7 +10,7 @@
 //! Bughouse, two linked crazyhouse boards, lives in [`bughouse`], with its
 //! BPGN records. Minesweeper, with its hidden bombs and the views that keep
 //! them secret, lives in [`minesweeper`]. [`GameKind`] names which of the three a variant
-//! name is.
+//! name is; [`GameRules`] is what all three do (play, resign, draw, flag, outcome, views).
 //!
 //! ```
 //! use slowfuse_rules::{Game, Variant};
@@ -30,6 +30,7 @@ mod conditional;
 mod error;
 mod fen;
 mod game;
+mod game_rules;
 mod input;
 mod kind;
 pub mod minesweeper;
@@ -52,6 +53,7 @@ pub use fen::STANDARD_START_FEN;
 pub use game::{
     BoardArray, Game, PlayedMove, PlyMarks, Pocket, Pockets, legal_moves_from_fen, square_index,
 };
+pub use game_rules::{GameRules, MinesweeperView, OffBoard};
 pub use kind::GameKind;
 pub use outcome::{EndReason, Outcome, UnknownEndReason};
 pub use perft::{

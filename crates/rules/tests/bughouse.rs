@@ -5,6 +5,7 @@ use slowfuse_rules::bughouse::{
     BughouseOutcome, BughouseReplayError, START_FEN, Seat, Team, read_bpgn, write_bpgn,
 };
 use slowfuse_rules::{EndReason, Game, MoveError, Role, Variant};
+use slowfuse_rules::{GameOver, GameRules};
 
 fn play_all(mut game: BughouseGame, moves: &[(Board, &str)]) -> BughouseGame {
     for (board, m) in moves {
@@ -190,7 +191,7 @@ fn a_contact_or_knight_check_is_mate_even_with_an_empty_pocket() {
     assert_eq!(game.play(Board::B, "e4"), Err(BughouseError::GameOver));
     assert!(game.legal_moves(Board::B).is_empty());
     assert!(game.sitting().is_empty());
-    assert_eq!(game.resign(Seat::B2), Err(BughouseError::GameOver));
+    assert_eq!(game.resign(Seat::B2), Err(GameOver));
 
     // A queen checking from the next square, protected by a bishop: there
     // is no square between to block.
@@ -220,7 +221,7 @@ fn resignation_and_time_lose_for_the_whole_team() {
     assert_eq!(flagged.outcome().unwrap().reason, BughouseEndReason::Time);
     let agreed = game.agree_draw().unwrap();
     assert_eq!(agreed.outcome().unwrap().winner, None);
-    assert_eq!(agreed.agree_draw(), Err(BughouseError::GameOver));
+    assert_eq!(agreed.agree_draw(), Err(GameOver));
 }
 
 #[test]

@@ -4,6 +4,7 @@ use std::io;
 use std::ops::ControlFlow;
 
 use pgn_reader::{Outcome as PgnOutcome, RawComment, RawTag, Reader, SanPlus, Visitor};
+use slowfuse_rules::GameRules;
 use slowfuse_rules::{Color, EndReason, Game, PgnHeaders, Variant, write_pgn};
 
 /// What pgn-reader saw in one game.

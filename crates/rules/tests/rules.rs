@@ -1,5 +1,6 @@
 //! Behaviour of `Game` a player would notice: game ends, atomic rules, input errors, draws.
 
+use slowfuse_rules::GameRules;
 use slowfuse_rules::{
     ClaimError, Color, EndReason, Game, GameOver, MoveError, Outcome, ReplayError, Role,
     STANDARD_START_FEN, Variant, square_index,

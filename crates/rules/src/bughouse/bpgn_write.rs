@@ -109,6 +109,7 @@ pub fn write_bpgn(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::GameRules;
     use crate::bughouse::{Board, Seat};
 
     #[test]

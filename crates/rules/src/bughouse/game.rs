@@ -362,33 +362,6 @@ impl BughouseGame {
         self.push(board, m)
     }
 
-    /// `seat` resigns: their team loses.
-    ///
-    /// # Errors
-    ///
-    /// [`BughouseError::GameOver`] if the match has already ended.
-    pub fn resign(&self, seat: Seat) -> Result<BughouseGame, BughouseError> {
-        self.finish(BughouseOutcome::loss(seat, BughouseEndReason::Resignation))
-    }
-
-    /// `seat` ran out of time (the server's clocks say so): their team loses.
-    ///
-    /// # Errors
-    ///
-    /// [`BughouseError::GameOver`] if the match has already ended.
-    pub fn flag(&self, seat: Seat) -> Result<BughouseGame, BughouseError> {
-        self.finish(BughouseOutcome::loss(seat, BughouseEndReason::Time))
-    }
-
-    /// The four players agree a draw.
-    ///
-    /// # Errors
-    ///
-    /// [`BughouseError::GameOver`] if the match has already ended.
-    pub fn agree_draw(&self) -> Result<BughouseGame, BughouseError> {
-        self.finish(BughouseOutcome::draw(BughouseEndReason::Agreement, None))
-    }
-
     /// Sets the outcome, replacing any: restores an off-board ending loaded
     /// from storage.
     #[must_use]
@@ -543,13 +516,6 @@ impl BughouseGame {
             transfer: captured,
         };
         Ok((boards, played, outcome))
-    }
-
-    fn finish(&self, outcome: BughouseOutcome) -> Result<BughouseGame, BughouseError> {
-        if self.is_over() {
-            return Err(BughouseError::GameOver);
-        }
-        Ok(self.clone().with_outcome(outcome))
     }
 }
 

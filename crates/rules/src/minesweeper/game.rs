@@ -256,39 +256,6 @@ impl MinesweeperGame {
         Ok(self.push(m))
     }
 
-    /// `loser` resigns.
-    ///
-    /// # Errors
-    ///
-    /// [`GameOver`] if the game has already ended.
-    pub fn resign(&self, loser: Color) -> Result<Self, GameOver> {
-        self.finish(Outcome::win(!loser, EndReason::Resignation))
-    }
-
-    /// The players agree a draw.
-    ///
-    /// # Errors
-    ///
-    /// [`GameOver`] if the game has already ended.
-    pub fn agree_draw(&self) -> Result<Self, GameOver> {
-        self.finish(Outcome::draw(EndReason::Agreement))
-    }
-
-    /// `loser` ran out of time: the opponent wins, unless they could never
-    /// win ([`MinesweeperGame::cannot_win`]); then it is a draw.
-    ///
-    /// # Errors
-    ///
-    /// [`GameOver`] if the game has already ended.
-    pub fn flag(&self, loser: Color) -> Result<Self, GameOver> {
-        let winner = !loser;
-        self.finish(if self.cannot_win(winner) {
-            Outcome::draw(EndReason::Time)
-        } else {
-            Outcome::win(winner, EndReason::Time)
-        })
-    }
-
     /// Whether `color` can never win any more: too little material to mate
     /// and no unexploded bomb left that could blow up the opponent's king
     /// (bombs are counted, never located: how many are unexploded is public,

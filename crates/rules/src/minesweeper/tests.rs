@@ -2,6 +2,7 @@
 
 use super::bombs::SplitMix64;
 use super::*;
+use crate::GameRules;
 use crate::error::{ClaimError, MoveError};
 use crate::outcome::{EndReason, Outcome};
 use crate::pgn::PgnHeaders;
