@@ -144,11 +144,8 @@ fn play_moves(
         let mover = seats[game.ply() as usize % 2];
         let message = (game.ply() < 2).then(|| "Have a good game".to_string());
         let req = ActionRequest {
-            game_id,
-            user_id: mover,
-            ply: game.ply() as i32,
-            action: Action::Move(uci.clone()),
             message,
+            ..ActionRequest::at_ply(game_id, mover, game.ply() as i32, Action::Move(uci.clone()))
         };
         act(conn, records, at, 2000, &req).expect("a legal move");
         game = game.play_uci(uci).expect("the same move by the rules");
@@ -164,13 +161,7 @@ fn run_action(
     (game_id, user_id, ply): (i64, i64, u32),
     action: Action,
 ) {
-    let req = ActionRequest {
-        game_id,
-        user_id,
-        ply: ply as i32,
-        action,
-        message: None,
-    };
+    let req = ActionRequest::at_ply(game_id, user_id, ply as i32, action);
     act(conn, records, at, 2000, &req).expect("the ending action");
 }
 

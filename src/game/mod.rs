@@ -18,6 +18,6 @@ pub use record::{
     BoardState, CorruptGame, GameRecord, LeaveTaken, Message, PlayerNames, SeatedPlayer,
     leave_taken, load_game, player_names, read_game,
 };
-pub use rules::{RulesError, RulesGame, rules_game};
+pub use rules::{Ending, EndingRefused, RulesError, RulesGame, rules_game};
 pub use seat::{Seat, color_name, from_bughouse, parse_bughouse_seat, parse_color};
 pub use status::GameStatus;

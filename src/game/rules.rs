@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use diesel::prelude::*;
 use slowfuse_rules::bughouse::{Board, BughouseEndReason, BughouseOutcome, Team};
 use slowfuse_rules::minesweeper::{MinesweeperGame, MinesweeperOptions};
-use slowfuse_rules::{BughouseGame, Color, Game, GameKind, Variant};
+use slowfuse_rules::{BughouseGame, ClaimError, Color, Game, GameKind, GameRules, Variant};
 
 use super::record::{CorruptGame, GameRecord};
 use super::seat::{Seat, parse_color};
@@ -60,6 +60,73 @@ impl RulesGame {
     pub fn is_turn_of(&self, seat: Seat) -> bool {
         self.turn(seat.board) == seat.color
     }
+}
+
+/// How a game ends off the board, as a seat asks it or the clock decides it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The seat gives up (in bughouse, for the team).
+    Resign(Seat),
+    /// The seat's time ran out.
+    Flag(Seat),
+    /// The players agreed a draw.
+    Agree,
+    /// The player to move claims a draw by the rules.
+    Claim,
+}
+
+/// Why the rules refused to end the game.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum EndingRefused {
+    #[error("the game is over")]
+    Over,
+    #[error("{0}")]
+    Claim(ClaimError),
+    #[error("no such player in this game")]
+    NoSuchSeat,
+}
+
+impl From<slowfuse_rules::GameOver> for EndingRefused {
+    fn from(_: slowfuse_rules::GameOver) -> Self {
+        EndingRefused::Over
+    }
+}
+
+impl RulesGame {
+    /// The game ended `how`, by the rules of its kind (written once, in
+    /// [`slowfuse_rules::GameRules`]); `self` is unchanged.
+    pub fn end(&self, how: Ending) -> Result<RulesGame, EndingRefused> {
+        let color = |seat: Seat| Some(seat.color);
+        Ok(match self {
+            RulesGame::Chess(g) => RulesGame::Chess(end_by(g, how, color)?),
+            RulesGame::Bughouse(g) => RulesGame::Bughouse(end_by(g, how, Seat::bughouse)?),
+            RulesGame::Minesweeper(g) => RulesGame::Minesweeper(end_by(g, how, color)?),
+        })
+    }
+
+    /// Whether the rules let `seat` move now.
+    pub fn lets_move(&self, seat: Seat) -> bool {
+        match self {
+            RulesGame::Chess(g) => g.is_turn_of(seat.color),
+            RulesGame::Bughouse(g) => seat.bughouse().is_some_and(|s| g.is_turn_of(s)),
+            RulesGame::Minesweeper(g) => g.is_turn_of(seat.color),
+        }
+    }
+}
+
+/// One game of any kind ended `how`; `player` names a seat as the kind knows its players.
+fn end_by<G: GameRules>(
+    game: &G,
+    how: Ending,
+    player: impl Fn(Seat) -> Option<G::Player>,
+) -> Result<G, EndingRefused> {
+    let player = |seat| player(seat).ok_or(EndingRefused::NoSuchSeat);
+    Ok(match how {
+        Ending::Resign(seat) => game.resign(player(seat)?)?,
+        Ending::Flag(seat) => game.flag(player(seat)?)?,
+        Ending::Agree => game.agree_draw()?,
+        Ending::Claim => game.claim_draw().map_err(EndingRefused::Claim)?,
+    })
 }
 
 /// The bughouse board of a stored board number.

@@ -3,14 +3,16 @@
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use slowfuse_rules::{DAY_SECONDS, FISCHER_PRESETS, GameKind, GameOver, TimeControl};
+use slowfuse_rules::{DAY_SECONDS, FISCHER_PRESETS, GameOver, TimeControl};
 
 use crate::db::{DbConnection, lock_game};
 use crate::game::clock::time_control_of;
 use crate::game::store::write_abort;
-use crate::game::{CorruptGame, GameRecord, GameStatus, Seat, load_game};
+use crate::game::{
+    CorruptGame, Ending, EndingRefused, GameRecord, GameStatus, Seat, load_game, rules_game,
+};
 use crate::schema::games;
-use crate::usecases::finish::finish_game;
+use crate::usecases::finish::end_game;
 
 /// Days per move a challenge may ask for.
 pub const DAYS_PER_MOVE: &[i32] = &[1, 2, 3, 5, 7, 10, 14];
@@ -109,9 +111,7 @@ pub enum ExpireError {
     #[error(transparent)]
     Corrupt(#[from] CorruptGame),
     #[error(transparent)]
-    Match(#[from] crate::usecases::bughouse::MatchError),
-    #[error(transparent)]
-    Minesweeper(#[from] crate::usecases::minesweeper::MinesError),
+    Rules(#[from] crate::game::RulesError),
     /// The record says the game runs, its moves say it is over.
     #[error("game {game_id} is overdue, but its moves have already ended it")]
     AlreadyOver {
@@ -145,52 +145,56 @@ pub fn expire_overdue_games(
             let Some(record) = load_game(conn, id)? else {
                 return Ok(None);
             };
-            let g = &record.game;
-            let overdue = record.is_started() && g.deadline_at.is_some_and(|d| d <= now);
-            if !overdue {
-                return Ok(None);
-            }
-            if record.kind == GameKind::Bughouse {
-                return Ok(
-                    crate::usecases::bughouse::expire_match(conn, now, &record)?.map(|aborted| {
-                        if aborted {
-                            Expiry::Aborted(id)
-                        } else {
-                            Expiry::Flagged(id)
-                        }
-                    }),
-                );
-            }
-            if g.ply < 2 {
-                write_abort(conn, now, id)?;
-                return Ok(Some(Expiry::Aborted(id)));
-            }
-            if !g.auto_flag {
-                return Ok(None);
-            }
-            let over = |source| ExpireError::AlreadyOver {
-                game_id: id,
-                source,
-            };
-            let outcome = match record.kind {
-                GameKind::Minesweeper => {
-                    let game = crate::usecases::minesweeper::secret_game(conn, &record)?;
-                    game.flag(record.turn()).map_err(over)?.outcome()
-                }
-                GameKind::Chess(_) | GameKind::Bughouse => record
-                    .chess_game()?
-                    .flag(record.turn())
-                    .map_err(over)?
-                    .outcome(),
-            };
-            if let Some(outcome) = outcome {
-                finish_game(conn, now, id, &outcome)?;
-            }
-            Ok(Some(Expiry::Flagged(id)))
+            expire_game(conn, now, &record)
         })?;
         done.extend(ended);
     }
     Ok(done)
+}
+
+/// Ends one overdue game of any kind, locked and read: the board whose deadline passed first
+/// decides. When a board's first moves were not made, the game is called off; else, with
+/// automatic flagging, the player to move there loses on time (the rules' `flag`: a draw when
+/// the opponent could never win; in bughouse the team loses). `None` when nothing is due.
+fn expire_game(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    record: &GameRecord,
+) -> Result<Option<Expiry>, ExpireError> {
+    let id = record.game.id;
+    if !record.is_started() {
+        return Ok(None);
+    }
+    let overdue: Vec<_> = record
+        .boards
+        .iter()
+        .filter(|b| b.deadline_at.is_some_and(|d| d <= now))
+        .collect();
+    let Some(board) = overdue.iter().min_by_key(|b| b.deadline_at) else {
+        return Ok(None);
+    };
+    if overdue.iter().any(|b| b.ply < 2) {
+        write_abort(conn, now, id)?;
+        return Ok(Some(Expiry::Aborted(id)));
+    }
+    if !record.game.auto_flag {
+        return Ok(None);
+    }
+    let loser = Seat {
+        board: board.board,
+        color: board.turn,
+    };
+    let game = rules_game(conn, record)?;
+    let ended = game.end(Ending::Flag(loser)).map_err(|e| match e {
+        EndingRefused::Over | EndingRefused::NoSuchSeat | EndingRefused::Claim(_) => {
+            ExpireError::AlreadyOver {
+                game_id: id,
+                source: GameOver,
+            }
+        }
+    })?;
+    end_game(conn, now, record, &ended)?;
+    Ok(Some(Expiry::Flagged(id)))
 }
 
 /// Seconds left on one seat's clock now: the player to move counts down to the deadline,

@@ -19,7 +19,6 @@ use crate::game::{CorruptGame, GameRecord, GameStatus, RecordCache, read_game_ca
 use crate::models::{Challenge, NewChallenge};
 use crate::random::Random;
 use crate::schema::{challenges, computer_players, game_boards, game_players, games};
-use crate::usecases::bughouse::{MatchAction, MatchError, MatchRequest, act_in_match};
 use crate::usecases::challenges::{
     ChallengeError, ChallengeKind, ChallengeRequest, OFFERED_VARIANTS, accept_challenge,
     create_challenge, random_token, start_game,
@@ -29,6 +28,7 @@ use crate::usecases::play::{Action, ActionRequest, PlayError, act};
 use crate::usecases::seats::{
     SeatChoice, SeatedChallenge, SeatedChallengeRequest, create_seated_challenge, take_seat,
 };
+use slowfuse_rules::bughouse::Board;
 
 /// The most positions the Hard level looks at for one move (Easy and Medium stop sooner by
 /// their own caps): a fraction of a second in an optimised build.
@@ -63,8 +63,6 @@ pub enum ComputerError {
     Play(#[from] PlayError),
     #[error(transparent)]
     Minesweeper(#[from] MinesError),
-    #[error(transparent)]
-    Match(#[from] MatchError),
     #[error(transparent)]
     Corrupt(#[from] CorruptGame),
     #[error(transparent)]
@@ -367,7 +365,7 @@ pub fn play_computer_turn(
         return Ok(None);
     };
     if record.kind == GameKind::Bughouse {
-        return play_match_turn(conn, now, &record, turn, (level, limits));
+        return play_match_turn(conn, records, now, &record, turn, (level, limits));
     }
     let minesweeper = record.kind == GameKind::Minesweeper;
     if record.is_started() && record.first_board().draw_offer == Some(!seat.color) {
@@ -383,30 +381,19 @@ pub fn play_computer_turn(
         let to_move = record.first_board().turn == seat.color;
         let seed = seed_of(turn.game_id, record.game.ply, None);
         let accept = judged_worse(&position, to_move, limits, seed);
-        let req = ActionRequest {
-            game_id: turn.game_id,
-            user_id: turn.user_id,
-            ply: record.game.ply,
-            action: if accept {
-                Action::AcceptDraw
-            } else {
-                Action::DeclineDraw
-            },
-            message: None,
+        let answer = if accept {
+            Action::AcceptDraw
+        } else {
+            Action::DeclineDraw
         };
-        match act(conn, records, now, 0, &req) {
+        let req = ActionRequest::at_ply(turn.game_id, turn.user_id, record.game.ply, answer);
+        match act_as_computer(conn, records, now, &req)? {
             // Declined on its own turn: it moves now too, on the game as it stands.
-            Ok(_) if !accept && to_move => {
+            true if !accept && to_move => {
                 return play_computer_turn(conn, records, now, random, turn, limits);
             }
-            Ok(_) => return Ok(Some(ComputerAction::AnsweredDraw(accept))),
-            Err(
-                PlayError::Stale { .. }
-                | PlayError::GameOver
-                | PlayError::Draw(_)
-                | PlayError::Minesweeper(MinesError::Stale { .. } | MinesError::GameOver),
-            ) => return Ok(None),
-            Err(e) => return Err(e.into()),
+            true => return Ok(Some(ComputerAction::AnsweredDraw(accept))),
+            false => return Ok(None),
         }
     }
     if record.status == GameStatus::Setup && minesweeper {
@@ -439,24 +426,32 @@ pub fn play_computer_turn(
         Ok(found) => found.uci,
         Err(EngineError::GameOver) => return Ok(None),
     };
-    let req = ActionRequest {
-        game_id: turn.game_id,
-        user_id: turn.user_id,
-        ply: record.game.ply,
-        action: Action::Move(uci.clone()),
-        message: None,
-    };
-    match act(conn, records, now, 0, &req) {
-        Ok(_) => Ok(Some(ComputerAction::Moved(uci))),
-        // Another worker played this turn first (or the game ended meanwhile).
+    let req = ActionRequest::at_ply(
+        turn.game_id,
+        turn.user_id,
+        record.game.ply,
+        Action::Move(uci.clone()),
+    );
+    Ok(act_as_computer(conn, records, now, &req)?.then_some(ComputerAction::Moved(uci)))
+}
+
+/// The computer acts through the one action pipeline, as a player does. False when another
+/// worker acted first, the offer was withdrawn or the game ended meanwhile: nothing to do.
+fn act_as_computer(
+    conn: &mut DbConnection,
+    records: &RecordCache,
+    now: NaiveDateTime,
+    req: &ActionRequest,
+) -> Result<bool, ComputerError> {
+    match act(conn, records, now, 0, req) {
+        Ok(_) => Ok(true),
         Err(
             PlayError::Stale { .. }
-            | PlayError::NotYourTurn
-            | PlayError::GameOver
-            | PlayError::Minesweeper(
-                MinesError::Stale { .. } | MinesError::NotYourTurn | MinesError::GameOver,
-            ),
-        ) => Ok(None),
+            | PlayError::NotYourTurn(_)
+            | PlayError::GameOver(_)
+            | PlayError::TimeUp
+            | PlayError::Draw(_),
+        ) => Ok(false),
         Err(e) => Err(e.into()),
     }
 }
@@ -511,9 +506,10 @@ fn seed_of(game_id: i64, ply: i32, board: Option<i32>) -> u64 {
 }
 
 /// The computer's turn on its board of a bughouse match (played as crazyhouse with the pieces
-/// in hand the match gives it), stored through `bughouse::act_in_match` at the board's ply.
+/// in hand the match gives it), stored through `play::act`, the one action pipeline, at the board's ply.
 fn play_match_turn(
     conn: &mut DbConnection,
+    records: &RecordCache,
     now: NaiveDateTime,
     record: &GameRecord,
     turn: &ComputerTurn,
@@ -539,40 +535,33 @@ fn play_match_turn(
     if offered {
         let seed = seed_of(turn.game_id, record.game.ply, Some(seat.board));
         let accept = judged_worse(&position, board.turn == seat.color, limits, seed);
-        let req = MatchRequest {
-            game_id: turn.game_id,
-            user_id: turn.user_id,
-            board: Some(board_of(seat.board)),
-            ply: Some(board.ply),
-            action: if accept {
-                MatchAction::AcceptDraw
-            } else {
-                MatchAction::DeclineDraw
-            },
+        let answer = if accept {
+            Action::AcceptDraw
+        } else {
+            Action::DeclineDraw
         };
-        return match act_in_match(conn, now, 0, &req) {
-            Ok(_) => Ok(Some(ComputerAction::AnsweredDraw(accept))),
-            Err(MatchError::Stale { .. } | MatchError::GameOver | MatchError::Draw(_)) => Ok(None),
-            Err(e) => Err(e.into()),
-        };
+        let req = on_board(turn, board_of(seat.board), board.ply, answer);
+        return Ok(act_as_computer(conn, records, now, &req)?
+            .then_some(ComputerAction::AnsweredDraw(accept)));
     }
     let seed = seed_of(turn.game_id, record.game.ply, Some(seat.board));
     let uci = match best_move(&position, level, limits, seed) {
         Ok(found) => found.uci,
         Err(EngineError::GameOver) => return Ok(None),
     };
-    let req = MatchRequest {
-        game_id: turn.game_id,
-        user_id: turn.user_id,
-        board: Some(board_of(seat.board)),
-        ply: Some(board.ply),
-        action: MatchAction::Move(uci.clone()),
-    };
-    match act_in_match(conn, now, 0, &req) {
-        Ok(_) => Ok(Some(ComputerAction::Moved(uci))),
-        Err(MatchError::Stale { .. } | MatchError::NotYourTurn(_) | MatchError::GameOver) => {
-            Ok(None)
-        }
-        Err(e) => Err(e.into()),
+    let req = on_board(
+        turn,
+        board_of(seat.board),
+        board.ply,
+        Action::Move(uci.clone()),
+    );
+    Ok(act_as_computer(conn, records, now, &req)?.then_some(ComputerAction::Moved(uci)))
+}
+
+/// The computer's request on its board of a match, at that board's ply.
+fn on_board(turn: &ComputerTurn, board: Board, ply: i32, action: Action) -> ActionRequest {
+    ActionRequest {
+        board: Some(board),
+        ..ActionRequest::at_ply(turn.game_id, turn.user_id, ply, action)
     }
 }

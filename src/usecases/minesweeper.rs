@@ -1,6 +1,7 @@
 //! Minesweeper games on the server: creating one (with its setup phase, or its bombs placed at
 //! random at once), placing one's bombs during the setup, ending an overdue setup at random,
-//! and the actions of play on a game whose rules keep secrets. The bombs and counts live in the
+//! and storing a move of a game whose rules keep secrets (every other action goes through the
+//! one action pipeline, `usecases::play::act`). The bombs and counts live in the
 //! players' secret rows, read through `game::rules` and written through `game::store` only;
 //! what a reader is shown comes from the rules' views (`public_view`, `player_view`,
 //! `full_record`), never from the rows.
@@ -10,7 +11,7 @@ use diesel::prelude::*;
 use slowfuse_rules::minesweeper::{
     BombError, MinesweeperGame, MinesweeperOptions, PlayError as RulesPlayError, Square,
 };
-use slowfuse_rules::{Color, GameKind, Outcome, PlayedMove, STANDARD_START_FEN};
+use slowfuse_rules::{Color, GameKind, PlayedMove, STANDARD_START_FEN};
 
 use crate::db::{DbConnection, lock_game};
 use crate::game::clock::{challenge_time_control, deadline, leave_periods};
@@ -23,8 +24,8 @@ use crate::game::{CorruptGame, GameRecord, GameStatus, RulesGame, Seat, load_gam
 use crate::models::Challenge;
 use crate::random::Random;
 use crate::schema::games;
-use crate::usecases::draw_offers::{DrawAction, DrawError, DrawStep, take_draw_step};
 use crate::usecases::finish::finish_game;
+use crate::usecases::play::PlayError;
 use crate::usecases::submit::{bank_after_move, deadlines_after_move};
 
 /// The longest setup a minesweeper challenge may ask for: two weeks.
@@ -41,32 +42,10 @@ pub enum MinesError {
     NotAPlayer,
     #[error("in this game the bombs are hidden even from their owner")]
     Hidden,
-    #[error("the bombs are still being placed: play starts when the setup ends")]
-    InSetup,
     #[error("the setup is over: bombs can no longer be placed")]
     SetupOver,
     #[error("{0}")]
     Bombs(BombError),
-    #[error("it is not your turn")]
-    NotYourTurn,
-    #[error("{0}")]
-    Move(String),
-    #[error("{0}")]
-    Rules(String),
-    #[error("the game is over")]
-    GameOver,
-    #[error(
-        "the game has moved on since your page was drawn (you acted at ply {sent}, it is now ply {current}): look at the new position and try again"
-    )]
-    Stale { sent: i32, current: i32 },
-    #[error("your time ran out: the game is being ended")]
-    TimeUp,
-    #[error("your opponent still has time")]
-    NotOverdue,
-    #[error(transparent)]
-    Draw(#[from] DrawError),
-    #[error("{0} is not offered in minesweeper")]
-    NotOffered(&'static str),
     #[error(transparent)]
     Corrupt(#[from] CorruptGame),
     #[error(transparent)]
@@ -349,101 +328,21 @@ fn finish_overdue_setup(
     Ok(true)
 }
 
-/// An action of play in a minesweeper game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MinesAction {
-    Move(String),
-    Resign,
-    OfferDraw,
-    AcceptDraw,
-    DeclineDraw,
-    WithdrawDraw,
-    ClaimDraw,
-    ClaimTimeout,
-}
-
-/// Carries out `action` of `user_id` on the locked game `record` at the page's `ply`.
-pub fn perform(
-    conn: &mut DbConnection,
-    now: NaiveDateTime,
-    record: &GameRecord,
-    user_id: i64,
-    ply: i32,
-    action: &MinesAction,
-) -> Result<(), MinesError> {
-    let me = record.seat_of(user_id).ok_or(MinesError::NotAPlayer)?;
-    match record.status {
-        GameStatus::Setup => return Err(MinesError::InSetup),
-        GameStatus::Started => {}
-        GameStatus::Finished | GameStatus::Aborted => return Err(MinesError::GameOver),
-    }
-    if ply != record.game.ply {
-        return Err(MinesError::Stale {
-            sent: ply,
-            current: record.game.ply,
-        });
-    }
-    let board = record.first_board();
-    let overdue = board.deadline_at.is_some_and(|d| d <= now);
-    if overdue && (record.game.auto_flag || record.game.ply < 2) {
-        return Err(MinesError::TimeUp);
-    }
-    let game = secret_game(conn, record)?;
-    let finish = |conn: &mut DbConnection, outcome: Option<Outcome>| -> Result<(), MinesError> {
-        let outcome = outcome.ok_or(MinesError::GameOver)?;
-        finish_game(conn, now, record.game.id, &outcome)?;
-        Ok(())
-    };
-    let rules = |e: slowfuse_rules::GameOver| MinesError::Rules(e.to_string());
-    match action {
-        MinesAction::Move(input) => play_move(conn, now, record, &game, me, user_id, input)?,
-        MinesAction::Resign => finish(conn, game.resign(me.color).map_err(rules)?.outcome())?,
-        MinesAction::OfferDraw
-        | MinesAction::AcceptDraw
-        | MinesAction::DeclineDraw
-        | MinesAction::WithdrawDraw => {
-            let action = match action {
-                MinesAction::OfferDraw => DrawAction::Offer,
-                MinesAction::AcceptDraw => DrawAction::Accept,
-                MinesAction::DeclineDraw => DrawAction::Decline,
-                _ => DrawAction::Withdraw,
-            };
-            if take_draw_step(conn, now, record, (me, user_id), action)? == DrawStep::Agreed {
-                finish(conn, game.agree_draw().map_err(rules)?.outcome())?;
-            }
-        }
-        MinesAction::ClaimDraw => {
-            let claimed = game
-                .claim_draw()
-                .map_err(|e| MinesError::Rules(e.to_string()))?;
-            finish(conn, claimed.outcome())?;
-        }
-        MinesAction::ClaimTimeout => {
-            if !overdue || board.turn == me.color {
-                return Err(MinesError::NotOverdue);
-            }
-            finish(conn, game.flag(board.turn).map_err(rules)?.outcome())?;
-        }
-    }
-    Ok(())
-}
-
 /// Plays `input` for `me`: the move row with its public SAN, the board's public FEN, the
 /// mover's secret row (the count they were told), bank and deadlines; the end when the rules
 /// say so.
-fn play_move(
+pub(crate) fn store_mines_move(
     conn: &mut DbConnection,
     now: NaiveDateTime,
     record: &GameRecord,
     game: &MinesweeperGame,
     me: Seat,
-    user_id: i64,
-    input: &str,
-) -> Result<(), MinesError> {
+    (user_id, input, message): (i64, &str, Option<&str>),
+) -> Result<(), PlayError> {
     let (after, events) = game.play(me.color, input.trim()).map_err(|e| match e {
-        RulesPlayError::InSetup => MinesError::InSetup,
-        RulesPlayError::NotYourTurn => MinesError::NotYourTurn,
-        RulesPlayError::Move(m) => MinesError::Move(m.to_string()),
+        RulesPlayError::InSetup => PlayError::InSetup,
+        RulesPlayError::NotYourTurn => PlayError::NotYourTurn(None),
+        RulesPlayError::Move(m) => PlayError::Move(m),
     })?;
     let public = after.public_view();
     let last = public.moves.last().expect("a move was played");
@@ -465,7 +364,7 @@ fn play_move(
             ply: board.ply,
             played: &played,
             fen_after: &fen,
-            comment: None,
+            comment: message,
         },
         &AfterMove {
             fen: &fen,

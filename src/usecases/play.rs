@@ -1,23 +1,31 @@
-//! Acting in a game: move, resign, offer / accept / decline / claim a draw. Each action is
-//! one transaction that locks the game, checks the page's ply, and stores the change.
+//! Acting in a game of any kind, through one pipeline: move, resign, offer / accept / decline /
+//! withdraw / claim a draw, claim a timeout, give time, take back, comment, conditional moves
+//! and a bughouse team's chat. Each action is one transaction that locks the game, checks the
+//! player, their board and the page's ply, and stores the change. What differs between kinds
+//! is in two places: which actions a kind offers ([`offered`]) and how a move is judged and
+//! stored (one function per kind); the endings go through the rules' one trait
+//! ([`slowfuse_rules::GameRules`], by way of [`RulesGame::end`]).
 
 use std::sync::Arc;
 
 use chrono::NaiveDateTime;
+use slowfuse_rules::bughouse::{Board, BughouseError};
 use slowfuse_rules::{ClaimError, GameKind, MoveError};
 
 use crate::db::{DbConnection, lock_game};
 use crate::game::clock::time_control_of;
-use crate::game::rules::remember_replay;
+use crate::game::rules::{board_of, remember_replay};
 use crate::game::store::{set_bank, set_deadline};
 use crate::game::{
-    CorruptGame, GameRecord, RecordCache, Seat, load_game, load_game_cached, read_game_cached,
+    CorruptGame, Ending, EndingRefused, GameRecord, GameStatus, RecordCache, RulesError, RulesGame,
+    Seat, load_game, load_game_cached, read_game_cached, rules_game,
 };
+use crate::usecases::bughouse::{board_letter, store_match_move, write_team_chat};
 use crate::usecases::conditional::{ConditionalMoveError, follow_lines, set_lines};
 use crate::usecases::draw_offers::{DrawAction, DrawError, DrawStep, offer_draw, take_draw_step};
-use crate::usecases::finish::finish_game;
+use crate::usecases::finish::end_game;
 use crate::usecases::messages::{self, GameEvent, Kind};
-use crate::usecases::minesweeper::{self, MinesAction, MinesError};
+use crate::usecases::minesweeper::store_mines_move;
 use crate::usecases::submit::{
     PreparedMove, SubmitError, claim_and_store, prepare_move, store_in_one_statement, submit_move,
 };
@@ -26,9 +34,11 @@ use crate::usecases::takeback::{TakebackError, take_back};
 /// What a player does, apart from the message that may go with it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
+    /// A move (or a drop, where the kind has pockets), in SAN or UCI.
     Move(String),
     /// A move and, unless it ended the game, a draw offer with it.
     MoveAndOfferDraw(String),
+    /// Gives up (in bughouse, for the team).
     Resign,
     OfferDraw,
     AcceptDraw,
@@ -46,10 +56,13 @@ pub enum Action {
     /// Take back one's last move (and the computer's reply): casual games against the
     /// computer only.
     Takeback,
+    /// A line to the partner, read by the team only (bughouse), during the match and after.
+    TeamChat(String),
 }
 
 impl Action {
-    /// Reads an action name from a form or the API; `Move` takes the move text.
+    /// Reads an action name from a form or the API; `Move` takes the move text, `TeamChat`
+    /// the message.
     pub fn parse(name: &str, move_text: Option<&str>) -> Option<Action> {
         Some(match name {
             "move" => Action::Move(move_text.unwrap_or("").to_string()),
@@ -65,38 +78,96 @@ impl Action {
             "conditional_move" => Action::ConditionalMove(move_text.unwrap_or("").to_string()),
             "give_time" => Action::GiveTime(move_text.unwrap_or("").to_string()),
             "takeback" => Action::Takeback,
+            "team_chat" => Action::TeamChat(move_text.unwrap_or("").to_string()),
             _ => return None,
         })
     }
+
+    /// The name of the action as forms and the API write it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Action::Move(_) => "move",
+            Action::MoveAndOfferDraw(_) => "move_offer_draw",
+            Action::Resign => "resign",
+            Action::OfferDraw => "offer_draw",
+            Action::AcceptDraw => "accept_draw",
+            Action::DeclineDraw => "decline_draw",
+            Action::ClaimDraw => "claim_draw",
+            Action::ClaimTimeout => "claim_timeout",
+            Action::WithdrawDraw => "withdraw_draw",
+            Action::Comment => "comment",
+            Action::ConditionalMove(_) => "conditional_move",
+            Action::GiveTime(_) => "give_time",
+            Action::Takeback => "takeback",
+            Action::TeamChat(_) => "team_chat",
+        }
+    }
 }
 
-/// One request to act: who, where, at which ply (as the page showed it), what, and a message.
+/// One request to act: who, where (the board, in bughouse), at which ply (as the page showed
+/// it: the game's, or in bughouse the board's), what, and a message.
 #[derive(Clone, Debug)]
 pub struct ActionRequest {
     pub game_id: i64,
     pub user_id: i64,
-    pub ply: i32,
+    /// The board the player says they play on: needed in bughouse, refused elsewhere.
+    pub board: Option<Board>,
+    /// The ply as the player saw it (not needed for comments and team chat).
+    pub ply: Option<i32>,
     pub action: Action,
     pub message: Option<String>,
 }
 
-/// Why an action was refused; the game is unchanged.
+impl ActionRequest {
+    /// A request on a one-board game at `ply`.
+    pub fn at_ply(game_id: i64, user_id: i64, ply: i32, action: Action) -> ActionRequest {
+        ActionRequest {
+            game_id,
+            user_id,
+            board: None,
+            ply: Some(ply),
+            action,
+            message: None,
+        }
+    }
+}
+
+/// Why an action was refused, in any kind of game; the game is unchanged. A game is called a
+/// match where it is one (bughouse).
 #[derive(Debug, thiserror::Error)]
 pub enum PlayError {
     #[error("game not found")]
     NotFound,
-    #[error("you are not playing in this game")]
-    NotAPlayer,
-    #[error("it is not your turn")]
-    NotYourTurn,
-    #[error("the game is over")]
-    GameOver,
+    #[error("you are not playing in this {}", noun(*.0))]
+    NotAPlayer(GameKind),
+    #[error("you play on board {}, not board {}", board_letter(*.mine), board_letter(*.asked))]
+    NotYourBoard { mine: Board, asked: Board },
     #[error(
-        "the game has moved on since your page was drawn (you acted at ply {sent}, it is now ply {current}): look at the new position and try again"
+        "this is a bughouse match: say which board you play on (\"board\": \"a\" or \"b\") and send that board's ply"
     )]
-    Stale { sent: i32, current: i32 },
+    NoBoard,
+    #[error("this game is played on one board: leave \"board\" out")]
+    OneBoard,
+    #[error("send \"ply\": {} as you last saw it", ply_of_what(.0))]
+    NoPly(Option<Board>),
+    #[error("it is not your turn{}", on_board(.0))]
+    NotYourTurn(Option<Board>),
+    #[error("the {} is over", noun(*.0))]
+    GameOver(GameKind),
+    #[error("{}", stale_text(*.board, *.sent, *.current))]
+    Stale {
+        board: Option<Board>,
+        sent: i32,
+        current: i32,
+    },
+    #[error("the bombs are still being placed: play starts when the setup ends")]
+    InSetup,
+    #[error("{what} is not offered in {}", kind_words(*.kind))]
+    NotOffered { what: &'static str, kind: GameKind },
     #[error("{0}")]
     Move(MoveError),
+    #[error("{0}")]
+    MatchMove(BughouseError),
     #[error("{0}")]
     Claim(ClaimError),
     #[error("{0}")]
@@ -115,16 +186,12 @@ pub enum PlayError {
     Message(#[from] crate::usecases::messages::MessageError),
     #[error("the message is too long: at most {0} characters")]
     MessageTooLong(usize),
-    #[error("type a move in the move box (SAN such as Nf3 or UCI such as g1f3)")]
-    EmptyMove,
-    #[error("that is too long to be a move: write SAN such as Nf3 or UCI such as g1f3")]
-    MoveTooLong,
-    #[error(
-        "this is a bughouse match: say which board you play on (\"board\": \"a\" or \"b\") and send that board's ply"
-    )]
-    IsMatch,
-    #[error(transparent)]
-    Minesweeper(#[from] MinesError),
+    #[error("write a message for your partner")]
+    EmptyMessage,
+    #[error("{}", empty_move_text(*.0))]
+    EmptyMove(GameKind),
+    #[error("{}", long_move_text(*.0))]
+    MoveTooLong(GameKind),
     #[error(transparent)]
     Takeback(#[from] TakebackError),
     #[error(transparent)]
@@ -133,10 +200,73 @@ pub enum PlayError {
     Db(#[from] diesel::result::Error),
 }
 
+/// "match" for bughouse, else "game".
+fn noun(kind: GameKind) -> &'static str {
+    match kind {
+        GameKind::Bughouse => "match",
+        GameKind::Chess(_) | GameKind::Minesweeper => "game",
+    }
+}
+
+/// The kind as a sentence names it: "minesweeper", "a bughouse match", "this variant".
+fn kind_words(kind: GameKind) -> &'static str {
+    match kind {
+        GameKind::Minesweeper => "minesweeper",
+        GameKind::Bughouse => "a bughouse match",
+        GameKind::Chess(_) => "this game",
+    }
+}
+
+fn ply_of_what(board: &Option<Board>) -> String {
+    match board {
+        Some(board) => format!("board {}'s ply", board_letter(*board)),
+        None => "the game's ply".to_string(),
+    }
+}
+
+fn on_board(board: &Option<Board>) -> String {
+    match board {
+        Some(board) => format!(" on board {}", board_letter(*board)),
+        None => String::new(),
+    }
+}
+
+fn stale_text(board: Option<Board>, sent: i32, current: i32) -> String {
+    match board {
+        Some(board) => format!(
+            "board {} has moved on since you looked (you acted at its ply {sent}, it is now ply {current}): look at the new position and try again",
+            board_letter(board)
+        ),
+        None => format!(
+            "the game has moved on since your page was drawn (you acted at ply {sent}, it is now ply {current}): look at the new position and try again"
+        ),
+    }
+}
+
+fn empty_move_text(kind: GameKind) -> &'static str {
+    match kind {
+        GameKind::Bughouse => "type a move, e.g. Nf3 or a drop such as P@e4",
+        GameKind::Chess(_) | GameKind::Minesweeper => {
+            "type a move in the move box (SAN such as Nf3 or UCI such as g1f3)"
+        }
+    }
+}
+
+fn long_move_text(kind: GameKind) -> &'static str {
+    match kind {
+        GameKind::Bughouse => {
+            "that is too long to be a move: write SAN such as Nf3, UCI such as g1f3 or a drop such as P@e4"
+        }
+        GameKind::Chess(_) | GameKind::Minesweeper => {
+            "that is too long to be a move: write SAN such as Nf3 or UCI such as g1f3"
+        }
+    }
+}
+
 impl From<SubmitError> for PlayError {
     fn from(e: SubmitError) -> Self {
         match e {
-            SubmitError::NotYourTurn => PlayError::NotYourTurn,
+            SubmitError::NotYourTurn => PlayError::NotYourTurn(None),
             SubmitError::Move(e) => PlayError::Move(e),
             SubmitError::Corrupt(e) => PlayError::Corrupt(e),
             SubmitError::Db(e) => PlayError::Db(e),
@@ -148,10 +278,21 @@ impl From<ConditionalMoveError> for PlayError {
     fn from(e: ConditionalMoveError) -> Self {
         match e {
             ConditionalMoveError::Lines(e) => PlayError::Conditional(e),
-            ConditionalMoveError::NoOwnMove => PlayError::EmptyMove,
+            ConditionalMoveError::NoOwnMove => {
+                PlayError::EmptyMove(GameKind::Chess(slowfuse_rules::Variant::Standard))
+            }
             ConditionalMoveError::Submit(e) => e.into(),
             ConditionalMoveError::Corrupt(e) => PlayError::Corrupt(e),
             ConditionalMoveError::Db(e) => PlayError::Db(e),
+        }
+    }
+}
+
+impl From<RulesError> for PlayError {
+    fn from(e: RulesError) -> Self {
+        match e {
+            RulesError::Corrupt(c) => PlayError::Corrupt(c),
+            RulesError::Db(d) => PlayError::Db(d),
         }
     }
 }
@@ -161,6 +302,37 @@ pub const MAX_GIFT_DAYS: i64 = 30;
 
 /// The longest text read as a move (`exf8=Q+!?` and the like fit easily).
 const MAX_MOVE_CHARS: usize = 16;
+
+/// Which actions a kind of game offers: the one place where the kinds differ in what a player
+/// may do. Refused with [`PlayError::NotOffered`].
+fn offered(kind: GameKind, action: &Action) -> Result<(), PlayError> {
+    let missing = match (kind, action) {
+        (GameKind::Chess(_), Action::TeamChat(_)) => Some("a team chat"),
+        (GameKind::Chess(_), _) | (_, Action::Comment) => None,
+        (
+            GameKind::Bughouse | GameKind::Minesweeper,
+            Action::Move(_)
+            | Action::Resign
+            | Action::OfferDraw
+            | Action::AcceptDraw
+            | Action::DeclineDraw
+            | Action::WithdrawDraw
+            | Action::ClaimTimeout,
+        ) => None,
+        (GameKind::Bughouse, Action::TeamChat(_)) => None,
+        (GameKind::Minesweeper, Action::ClaimDraw) => None,
+        (GameKind::Bughouse, Action::ClaimDraw) => Some("claiming a draw"),
+        (GameKind::Minesweeper, Action::TeamChat(_)) => Some("a team chat"),
+        (_, Action::MoveAndOfferDraw(_)) => Some("a move with a draw offer"),
+        (_, Action::ConditionalMove(_)) => Some("conditional moves"),
+        (_, Action::GiveTime(_)) => Some("giving time"),
+        (_, Action::Takeback) => Some("taking moves back"),
+    };
+    match missing {
+        Some(what) => Err(PlayError::NotOffered { what, kind }),
+        None => Ok(()),
+    }
+}
 
 /// Performs one action and returns the game as stored afterwards.
 pub fn act(
@@ -191,12 +363,12 @@ pub fn act(
     if message.is_some_and(|m| m.chars().count() > max_message_chars) {
         return Err(PlayError::MessageTooLong(max_message_chars));
     }
-    if let Action::Move(m) | Action::MoveAndOfferDraw(m) = &req.action {
-        if m.trim().is_empty() {
-            return Err(PlayError::EmptyMove);
+    if let Action::TeamChat(text) = &req.action {
+        if text.trim().is_empty() {
+            return Err(PlayError::EmptyMessage);
         }
-        if m.trim().chars().count() > MAX_MOVE_CHARS {
-            return Err(PlayError::MoveTooLong);
+        if text.trim().chars().count() > max_message_chars {
+            return Err(PlayError::MessageTooLong(max_message_chars));
         }
     }
     if let Action::Move(input) = &req.action {
@@ -210,31 +382,75 @@ pub fn act(
     Ok(answer)
 }
 
-/// Who acts (their seat) in the game as read, and whether the player to move is overdue;
-/// refused when they do not play, the game is over, the page was stale or time is up.
+/// The move text checked for length, as the kind words it.
+fn check_move_text(kind: GameKind, input: &str) -> Result<(), PlayError> {
+    if input.trim().is_empty() {
+        return Err(PlayError::EmptyMove(kind));
+    }
+    if input.trim().chars().count() > MAX_MOVE_CHARS {
+        return Err(PlayError::MoveTooLong(kind));
+    }
+    Ok(())
+}
+
+/// The seat of the player who acts, on the board they name (bughouse); refused when they do
+/// not play here or name another board.
+fn acting_seat(record: &GameRecord, req: &ActionRequest) -> Result<Seat, PlayError> {
+    let me = record
+        .seat_of(req.user_id)
+        .ok_or(PlayError::NotAPlayer(record.kind))?;
+    match (record.kind, req.board) {
+        (GameKind::Bughouse, None) => Err(PlayError::NoBoard),
+        (GameKind::Bughouse, Some(asked)) if asked != board_of(me.board) => {
+            Err(PlayError::NotYourBoard {
+                mine: board_of(me.board),
+                asked,
+            })
+        }
+        (GameKind::Bughouse, Some(_)) | (GameKind::Chess(_) | GameKind::Minesweeper, None) => {
+            Ok(me)
+        }
+        (GameKind::Chess(_) | GameKind::Minesweeper, Some(_)) => Err(PlayError::OneBoard),
+    }
+}
+
+/// Who acts (their seat) in the game as read, and whether the player to move on their board
+/// is overdue; refused when the kind does not offer the action, they do not play, the game is
+/// in its setup or over, the page was stale or time is up.
 fn check_turn(
     record: &GameRecord,
     req: &ActionRequest,
     now: NaiveDateTime,
 ) -> Result<(Seat, bool), PlayError> {
-    if record.kind == GameKind::Bughouse {
-        return Err(PlayError::IsMatch);
+    offered(record.kind, &req.action)?;
+    if let Action::Move(m) | Action::MoveAndOfferDraw(m) = &req.action {
+        check_move_text(record.kind, m)?;
     }
-    let me = record.seat_of(req.user_id).ok_or(PlayError::NotAPlayer)?;
-    if record.status == crate::game::GameStatus::Setup {
-        return Err(PlayError::Minesweeper(MinesError::InSetup));
+    let me = acting_seat(record, req)?;
+    match record.status {
+        GameStatus::Setup => return Err(PlayError::InSetup),
+        GameStatus::Started => {}
+        GameStatus::Finished | GameStatus::Aborted => {
+            return Err(PlayError::GameOver(record.kind));
+        }
     }
-    if !record.is_started() {
-        return Err(PlayError::GameOver);
-    }
-    if req.ply != record.game.ply {
+    let board = record
+        .board(me.board)
+        .ok_or_else(|| record.corrupt("a seat's board is missing"))?;
+    let (named, current) = match record.kind {
+        GameKind::Bughouse => (Some(board_of(me.board)), board.ply),
+        GameKind::Chess(_) | GameKind::Minesweeper => (None, record.game.ply),
+    };
+    let sent = req.ply.ok_or(PlayError::NoPly(named))?;
+    if sent != current {
         return Err(PlayError::Stale {
-            sent: req.ply,
-            current: record.game.ply,
+            board: named,
+            sent,
+            current,
         });
     }
-    let overdue = record.first_board().deadline_at.is_some_and(|d| d <= now);
-    if overdue && (record.game.auto_flag || record.game.ply < 2) {
+    let overdue = board.deadline_at.is_some_and(|d| d <= now);
+    if overdue && (record.game.auto_flag || board.ply < 2) {
         // The worker ends it; nothing may happen in a game whose time is up.
         return Err(PlayError::TimeUp);
     }
@@ -252,40 +468,28 @@ fn act_locked(
         return Err(PlayError::NotFound);
     }
     let record = load_game(conn, req.game_id)?.ok_or(PlayError::NotFound)?;
-    if record.kind == GameKind::Minesweeper {
-        let action = minesweeper_action(&req.action)?;
-        return Ok(minesweeper::perform(
-            conn,
-            now,
+    if let Action::TeamChat(text) = &req.action {
+        // Partners may talk during the match and after it: no ply, no game-over check.
+        offered(record.kind, &req.action)?;
+        let me = acting_seat(
             &record,
-            req.user_id,
-            req.ply,
-            &action,
-        )?);
+            &ActionRequest {
+                board: req
+                    .board
+                    .or_else(|| record.seat_of(req.user_id).map(|s| board_of(s.board))),
+                ..req.clone()
+            },
+        )?;
+        let team = me
+            .bughouse()
+            .ok_or_else(|| record.corrupt("a bughouse seat"))?
+            .team();
+        write_team_chat(conn, now, req.game_id, team, req.user_id, text.trim())?;
+        return Ok(());
     }
     let (me, overdue) = check_turn(&record, req, now)?;
-    let game = record.chess_game()?;
-    perform(conn, now, &record, &game, me, req, message, overdue)
-}
-
-/// The minesweeper action of a request; what minesweeper does not offer is refused.
-fn minesweeper_action(action: &Action) -> Result<MinesAction, PlayError> {
-    let not_offered = |what| PlayError::Minesweeper(MinesError::NotOffered(what));
-    Ok(match action {
-        Action::Move(m) => MinesAction::Move(m.clone()),
-        Action::MoveAndOfferDraw(_) => return Err(not_offered("a move with a draw offer")),
-        Action::Resign => MinesAction::Resign,
-        Action::OfferDraw => MinesAction::OfferDraw,
-        Action::AcceptDraw => MinesAction::AcceptDraw,
-        Action::DeclineDraw => MinesAction::DeclineDraw,
-        Action::WithdrawDraw => MinesAction::WithdrawDraw,
-        Action::ClaimDraw => MinesAction::ClaimDraw,
-        Action::ClaimTimeout => MinesAction::ClaimTimeout,
-        Action::ConditionalMove(_) => return Err(not_offered("conditional moves")),
-        Action::GiveTime(_) => return Err(not_offered("giving time")),
-        Action::Takeback => return Err(not_offered("taking moves back")),
-        Action::Comment => return Err(not_offered("this")),
-    })
+    let rules = rules_game(conn, &record)?;
+    perform(conn, now, &record, &rules, me, req, message, overdue)
 }
 
 /// A move judged on the game as read, then stored if the game is still as read: its row
@@ -302,7 +506,7 @@ fn move_before_lock(
 ) -> Result<GameRecord, PlayError> {
     let judged = records
         .last_read(req.game_id)
-        .filter(|kept| kept.kind != GameKind::Minesweeper)
+        .filter(|kept| matches!(kept.kind, GameKind::Chess(_)))
         .and_then(|kept| judge_move(kept, now, req, input).ok());
     let (record, prepared) = match judged {
         Some(judged) => judged,
@@ -310,8 +514,9 @@ fn move_before_lock(
             // One snapshot: the row, the boards and the moves as of one moment.
             let record =
                 read_game_cached(conn, records, req.game_id)?.ok_or(PlayError::NotFound)?;
-            if record.kind == GameKind::Minesweeper {
-                // Its rules read the secret rows: judged and stored with the game locked.
+            if !matches!(record.kind, GameKind::Chess(_)) {
+                // A match's move changes the partner's board, and minesweeper's rules read the
+                // secret rows: judged and stored with the game locked.
                 let answer = crate::db::write_transaction(conn, |conn| {
                     act_locked(conn, now, req, message)?;
                     load_game_cached(conn, records, req.game_id)?.ok_or(PlayError::NotFound)
@@ -393,7 +598,7 @@ pub fn check_action(
 }
 
 /// A move judged as [`act`] would judge it, and not stored: the record it was judged on and the
-/// game after it, for a player who confirms moves before they are sent.
+/// game after it, for a player who confirms moves before they are sent (two-player games).
 pub fn preview_move(
     conn: &mut DbConnection,
     records: &RecordCache,
@@ -401,38 +606,66 @@ pub fn preview_move(
     max_message_chars: usize,
     req: &ActionRequest,
 ) -> Result<(GameRecord, slowfuse_rules::Game), PlayError> {
+    let record = read_game_cached(conn, records, req.game_id)?.ok_or(PlayError::NotFound)?;
     let (Action::Move(input) | Action::MoveAndOfferDraw(input)) = &req.action else {
-        return Err(PlayError::EmptyMove);
+        return Err(PlayError::EmptyMove(record.kind));
     };
-    if input.trim().is_empty() {
-        return Err(PlayError::EmptyMove);
-    }
-    if input.trim().chars().count() > MAX_MOVE_CHARS {
-        return Err(PlayError::MoveTooLong);
-    }
     let message = req.message.as_deref().map(str::trim).unwrap_or_default();
     if message.chars().count() > max_message_chars {
         return Err(PlayError::MessageTooLong(max_message_chars));
     }
-    let record = read_game_cached(conn, records, req.game_id)?.ok_or(PlayError::NotFound)?;
     let (me, _) = check_turn(&record, req, now)?;
-    if record.kind == GameKind::Minesweeper {
-        return Err(PlayError::Minesweeper(MinesError::NotOffered(
-            "showing a move before it is sent",
-        )));
+    if !matches!(record.kind, GameKind::Chess(_)) {
+        return Err(PlayError::NotOffered {
+            what: "showing a move before it is sent",
+            kind: record.kind,
+        });
     }
     let game = Arc::unwrap_or_clone(record.chess_game()?);
     let prepared = prepare_move(now, &record, game, me, input)?;
     Ok((record, prepared.after))
 }
 
-/// Carries out a checked action of `me` on the locked game.
+/// Judges and stores a move of `me` on the locked game, as its kind does it: the one place
+/// where the kinds' moves differ.
+#[allow(clippy::too_many_arguments)]
+fn play_move(
+    conn: &mut DbConnection,
+    now: NaiveDateTime,
+    record: &GameRecord,
+    rules: &RulesGame,
+    me: Seat,
+    user: i64,
+    input: &str,
+    message: Option<&str>,
+) -> Result<bool, PlayError> {
+    match rules {
+        RulesGame::Chess(game) => {
+            let after = submit_move(conn, now, record, game.clone(), me, user, input, message)?;
+            follow_lines(conn, now, record.game.id)?;
+            Ok(after.is_over())
+        }
+        RulesGame::Bughouse(game) => {
+            let seat = me
+                .bughouse()
+                .ok_or_else(|| record.corrupt("a seat of a match is on board a or b"))?;
+            store_match_move(conn, now, record, game, seat, (user, input, message))?;
+            Ok(false)
+        }
+        RulesGame::Minesweeper(game) => {
+            store_mines_move(conn, now, record, game, me, (user, input, message))?;
+            Ok(false)
+        }
+    }
+}
+
+/// Carries out a checked action of `me` on the locked game, of any kind.
 #[allow(clippy::too_many_arguments)]
 fn perform(
     conn: &mut DbConnection,
     now: NaiveDateTime,
     record: &GameRecord,
-    game: &slowfuse_rules::Game,
+    rules: &RulesGame,
     me: Seat,
     req: &ActionRequest,
     message: Option<&str>,
@@ -441,21 +674,27 @@ fn perform(
     let theirs = Some(!me.color);
     let offer = record.board(me.board).and_then(|b| b.draw_offer);
     let user = req.user_id;
+    let end = |conn: &mut DbConnection, how: Ending| -> Result<(), PlayError> {
+        let ended = rules.end(how).map_err(|e| match e {
+            EndingRefused::Claim(c) => PlayError::Claim(c),
+            EndingRefused::Over | EndingRefused::NoSuchSeat => PlayError::GameOver(record.kind),
+        })?;
+        end_game(conn, now, record, &ended)?;
+        Ok(())
+    };
     match &req.action {
         Action::Move(input) => {
-            submit_move(conn, now, record, game.clone(), me, user, input, message)?;
-            follow_lines(conn, now, record.game.id)?;
+            play_move(conn, now, record, rules, me, user, input, message)?;
         }
         Action::MoveAndOfferDraw(_) if offer == theirs => {
             // Their offer stands: the answer to it is to accept or decline, not a new offer.
             return Err(PlayError::TheirOfferStands);
         }
         Action::MoveAndOfferDraw(input) => {
-            let after = submit_move(conn, now, record, game.clone(), me, user, input, message)?;
-            if !after.is_over() {
+            let ended = play_move(conn, now, record, rules, me, user, input, message)?;
+            if !ended {
                 offer_draw(conn, now, record, (me, user), record.game.ply + 1)?;
             }
-            follow_lines(conn, now, record.game.id)?;
         }
         Action::GiveTime(days) => {
             let days = give_time(conn, now, record, me.opponent(), days)?;
@@ -469,13 +708,15 @@ fn perform(
             take_back(conn, now, record, me)?;
         }
         Action::ConditionalMove(text) => {
+            let game = rules
+                .chess()
+                .ok_or_else(|| record.corrupt("conditional moves need one board"))?;
             set_lines(conn, now, record, game, me, user, text, message)?;
             follow_lines(conn, now, record.game.id)?;
         }
         Action::Resign => {
-            let ended = game.resign(me.color).map_err(|_| PlayError::GameOver)?;
             add_message(conn, now, record, user, message)?;
-            end_with(conn, now, record, &ended)?;
+            end(conn, Ending::Resign(me))?;
         }
         Action::OfferDraw | Action::AcceptDraw | Action::DeclineDraw | Action::WithdrawDraw => {
             let step = match &req.action {
@@ -487,40 +728,31 @@ fn perform(
             let step = take_draw_step(conn, now, record, (me, user), step)?;
             add_message(conn, now, record, user, message)?;
             if step == DrawStep::Agreed {
-                let ended = game.agree_draw().map_err(|_| PlayError::GameOver)?;
-                end_with(conn, now, record, &ended)?;
+                end(conn, Ending::Agree)?;
             }
         }
-        Action::Comment => unreachable!("comments are handled before the game checks"),
+        Action::Comment | Action::TeamChat(_) => {
+            unreachable!("comments and team chat are written before the game checks")
+        }
         Action::ClaimTimeout => {
-            if record.turn() == me.color || !overdue {
+            // The player to move on my board is overdue, and it is not me.
+            let to_move = Seat {
+                board: me.board,
+                color: record.board(me.board).map_or(me.color, |b| b.turn),
+            };
+            if to_move == me || !overdue {
                 return Err(PlayError::NotOverdue);
             }
-            let ended = game.flag(record.turn()).map_err(|_| PlayError::GameOver)?;
             add_message(conn, now, record, user, message)?;
-            end_with(conn, now, record, &ended)?;
+            end(conn, Ending::Flag(to_move))?;
         }
         Action::ClaimDraw => {
-            if record.turn() != me.color {
-                return Err(PlayError::NotYourTurn);
+            if !rules.lets_move(me) {
+                return Err(PlayError::NotYourTurn(None));
             }
-            let ended = game.claim_draw().map_err(PlayError::Claim)?;
             add_message(conn, now, record, user, message)?;
-            end_with(conn, now, record, &ended)?;
+            end(conn, Ending::Claim)?;
         }
-    }
-    Ok(())
-}
-
-/// Finishes the game as the rules ended it.
-fn end_with(
-    conn: &mut DbConnection,
-    now: NaiveDateTime,
-    record: &GameRecord,
-    ended: &slowfuse_rules::Game,
-) -> Result<(), PlayError> {
-    if let Some(outcome) = ended.outcome() {
-        finish_game(conn, now, record.game.id, &outcome)?;
     }
     Ok(())
 }

@@ -626,17 +626,7 @@ async fn post_move(
 ) -> Result<HttpResponse, ApiError> {
     let b = body.into_inner();
     let game_id = path.into_inner();
-    if b.board.is_some() {
-        let user = state.db(move |c| token.user(c)).await??;
-        let req = crate::usecases::bughouse::MatchRequest {
-            game_id,
-            user_id: user.id,
-            board: bughouse::board_field(b.board.as_deref())?,
-            ply: Some(b.ply),
-            action: crate::usecases::bughouse::MatchAction::Move(b.mv),
-        };
-        return bughouse::act(&state, req).await;
-    }
+    let board = bughouse::board_field(b.board.as_deref())?;
     // The token is checked in the move's own trip to the database.
     let now = state.now();
     let max = state.settings.game.max_message_chars;
@@ -647,7 +637,8 @@ async fn post_move(
             let req = ActionRequest {
                 game_id,
                 user_id: user.id,
-                ply: b.ply,
+                board,
+                ply: Some(b.ply),
                 action: Action::Move(b.mv),
                 message: b.comment,
             };
@@ -685,24 +676,13 @@ async fn post_action(
         let text = b.message.unwrap_or_default();
         return messages::kibitz(state, user, path.into_inner(), text).await;
     }
-    if b.board.is_some() || b.action == "team_chat" {
-        let action = bughouse::match_action(&b.action, b.message).ok_or_else(|| {
-            ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "in a bughouse match, action must be one of resign, offer_draw, accept_draw, decline_draw, withdraw_draw, team_chat (moves go to /moves)",
-            )
-        })?;
-        let req = crate::usecases::bughouse::MatchRequest {
-            game_id: path.into_inner(),
-            user_id: user.id,
-            board: bughouse::board_field(b.board.as_deref())?,
-            ply: b.ply,
-            action,
-        };
-        return bughouse::act(&state, req).await;
-    }
+    let board = bughouse::board_field(b.board.as_deref())?;
     let days = b.days.map(|d| d.to_string());
-    let action = Action::parse(&b.action, days.as_deref())
+    let text = match b.action.as_str() {
+        "team_chat" => b.message.clone(),
+        _ => days,
+    };
+    let action = Action::parse(&b.action, text.as_deref())
         .filter(|a| {
             !matches!(
                 a,
@@ -712,25 +692,20 @@ async fn post_action(
         .ok_or_else(|| {
             ApiError::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
-                "action must be one of resign, offer_draw, accept_draw, decline_draw, claim_draw, claim_timeout, give_time, withdraw_draw, takeback, comment, kibitz (moves go to /moves, conditional moves to /conditional)",
+                "action must be one of resign, offer_draw, accept_draw, decline_draw, claim_draw, claim_timeout, give_time, withdraw_draw, takeback, comment, kibitz, team_chat (moves go to /moves, conditional moves to /conditional)",
             )
         })?;
-    let ply = match (&action, b.ply) {
-        (Action::Comment, ply) => ply.unwrap_or(0),
-        (_, Some(ply)) => ply,
-        (_, None) => {
-            return Err(ApiError::new(
-                StatusCode::BAD_REQUEST,
-                "send \"ply\": the game's ply as you last saw it",
-            ));
-        }
+    let message = match action {
+        Action::TeamChat(_) => None,
+        _ => b.message,
     };
     let req = ActionRequest {
         game_id: path.into_inner(),
         user_id: user.id,
-        ply,
+        board,
+        ply: b.ply,
         action,
-        message: b.message,
+        message,
     };
     run_action(state, req).await
 }
@@ -758,7 +733,12 @@ async fn answer_action(
     if record.seats_a_computer() {
         state.wake_computer();
     }
-    game_answer(state, record, Some(viewer)).await
+    match record.kind {
+        GameKind::Bughouse => bughouse::match_answer(state, record.game.id, Some(viewer)).await,
+        GameKind::Chess(_) | GameKind::Minesweeper => {
+            game_answer(state, record, Some(viewer)).await
+        }
+    }
 }
 
 fn summary_json(g: &GameSummary) -> serde_json::Value {
@@ -809,7 +789,7 @@ async fn get_conditional(
         .db(move |c| -> Result<_, ApiError> {
             let record = load_game(c, id)?.ok_or(PlayError::NotFound)?;
             if record.seat_of(user.id).is_none() {
-                return Err(PlayError::NotAPlayer.into());
+                return Err(PlayError::NotAPlayer(record.kind).into());
             }
             let lines = conditional::my_lines(c, &record, user.id).map_err(PlayError::from)?;
             Ok((record.game.ply, lines))
@@ -829,7 +809,8 @@ async fn put_conditional(
     let req = ActionRequest {
         game_id: path.into_inner(),
         user_id: user.id,
-        ply: b.ply,
+        board: None,
+        ply: Some(b.ply),
         action: Action::ConditionalMove(b.lines),
         message: b.comment,
     };
@@ -858,7 +839,7 @@ async fn delete_conditional(
         .db(move |c| -> Result<_, ApiError> {
             let record = load_game(c, id)?.ok_or(PlayError::NotFound)?;
             if record.seat_of(user.id).is_none() {
-                return Err(PlayError::NotAPlayer.into());
+                return Err(PlayError::NotAPlayer(record.kind).into());
             }
             Ok(conditional::clear_lines(c, id, user.id)?)
         })

@@ -28,6 +28,7 @@ on_both_databases_at_t0!(
     each_board_has_its_own_clock_and_the_first_to_run_out_loses_the_match,
     a_board_whose_first_moves_are_not_made_calls_the_match_off,
     each_player_is_told_of_their_own_move_on_their_own_board,
+    without_automatic_flags_the_opponent_on_the_board_claims_the_timeout,
 );
 
 struct Four {
@@ -39,17 +40,22 @@ struct Four {
 
 /// alice (A1), bob (B1), carol (B2) and dave (A2) in a rated match, three days per move.
 fn match_of_four(app: &TestApp) -> (Four, i64) {
+    match_of_four_with(app, json!({}))
+}
+
+/// As [`match_of_four`], with more fields of the challenge (`auto_flag`, say).
+fn match_of_four_with(app: &TestApp, extra: Value) -> (Four, i64) {
     let four = Four {
         alice: app.user("alice"),
         bob: app.user("bob"),
         carol: app.user("carol"),
         dave: app.user("dave"),
     };
-    let r = app.post(
-        "/api/v1/challenges",
-        Some(&four.alice),
-        json!({"variant": "bughouse", "seat": "A1", "days_per_move": 3, "rated": true}),
-    );
+    let mut body = json!({"variant": "bughouse", "seat": "A1", "days_per_move": 3, "rated": true});
+    for (key, value) in extra.as_object().into_iter().flatten() {
+        body[key] = value.clone();
+    }
+    let r = app.post("/api/v1/challenges", Some(&four.alice), body);
     assert_eq!(r.status, 201, "{}", r.body);
     let id = r.body["id"].as_i64().unwrap();
     let mut game = None;
@@ -510,6 +516,58 @@ fn each_board_has_its_own_clock_and_the_first_to_run_out_loses_the_match(
     assert_eq!(j["result"], "0-1", "alice's team A loses on time");
     assert_eq!(j["winning_team"], "B");
     assert!(run_worker(app).is_empty(), "ended once");
+}
+
+fn without_automatic_flags_the_opponent_on_the_board_claims_the_timeout(
+    app: &TestApp,
+    clock: &FixedClock,
+) {
+    let (p, g) = match_of_four_with(app, json!({"auto_flag": false}));
+    assert_eq!(play(app, g, &p.alice, "a", "e4", 0).status, 200);
+    assert_eq!(play(app, g, &p.bob, "a", "e5", 1).status, 200);
+    assert_eq!(play(app, g, &p.carol, "b", "d4", 0).status, 200);
+    assert_eq!(play(app, g, &p.dave, "b", "d5", 1).status, 200);
+    let claim = |token: &str, board: &str, ply: i64| {
+        app.post(
+            &format!("/api/v1/games/{g}/actions"),
+            Some(token),
+            json!({"action": "claim_timeout", "board": board, "ply": ply}),
+        )
+    };
+    // In time, nobody can claim.
+    let r = claim(&p.bob, "a", 2);
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert!(r.body["error"].as_str().unwrap().contains("still has time"));
+    clock.advance(Duration::days(3) + Duration::hours(1));
+    assert!(
+        run_worker(app).is_empty(),
+        "no automatic flag in this match"
+    );
+    // alice, to move on board a, cannot claim against herself; dave is not on board a.
+    let r = claim(&p.alice, "a", 2);
+    assert_eq!(r.status, 422, "{}", r.body);
+    let r = claim(&p.dave, "a", 2);
+    assert_eq!(r.status, 403, "{}", r.body);
+    assert!(
+        r.body["error"]
+            .as_str()
+            .unwrap()
+            .contains("you play on board b")
+    );
+    // bob, alice's opponent on board a, claims: team A loses, for all four.
+    let r = claim(&p.bob, "a", 2);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.body["status"], "finished");
+    assert_eq!(r.body["termination"], "time");
+    assert_eq!(r.body["winning_team"], "B");
+    let r = play(app, g, &p.carol, "b", "Nf3", 2);
+    assert_eq!(r.status, 409, "{}", r.body);
+    assert!(
+        r.body["error"]
+            .as_str()
+            .unwrap()
+            .contains("the match is over")
+    );
 }
 
 fn a_board_whose_first_moves_are_not_made_calls_the_match_off(app: &TestApp, clock: &FixedClock) {

@@ -14,8 +14,7 @@ use slowfuse_rules::{BughouseGame, GameKind};
 
 use crate::game::{GameRecord, Seat, color_name, from_bughouse, load_game_cached};
 use crate::usecases::bughouse::{
-    MatchAction, MatchRequest, TeamChatLine, act_in_match, board_letter, board_number, match_game,
-    parse_board, team_chat_for_player,
+    TeamChatLine, board_letter, board_number, match_game, parse_board, team_chat_for_player,
 };
 use crate::usecases::clocks::seconds_left;
 use crate::usecases::seats::{SeatChoice, SeatedChallenge, SeatedChallengeRequest};
@@ -283,16 +282,6 @@ pub async fn match_answer(
     Ok(HttpResponse::Ok().json(match_json(&record, &game, state.now(), chat)))
 }
 
-/// Acts in a match and answers with the match JSON as the actor sees it afterwards.
-pub async fn act(state: &AppState, req: MatchRequest) -> Result<HttpResponse, ApiError> {
-    let now = state.now();
-    let max = state.settings.game.max_message_chars;
-    let viewer = req.user_id;
-    let id = req.game_id;
-    state.db(move |c| act_in_match(c, now, max, &req)).await??;
-    match_answer(state, id, Some(viewer)).await
-}
-
 /// Reads the `board` field of a request on a match: `a` or `b`.
 pub fn board_field(board: Option<&str>) -> Result<Option<Board>, ApiError> {
     match board {
@@ -304,17 +293,4 @@ pub fn board_field(board: Option<&str>) -> Result<Option<Board>, ApiError> {
             )
         }),
     }
-}
-
-/// The action of a match from the action body's name; `None` for a name matches do not take.
-pub fn match_action(name: &str, message: Option<String>) -> Option<MatchAction> {
-    Some(match name {
-        "resign" => MatchAction::Resign,
-        "offer_draw" => MatchAction::OfferDraw,
-        "accept_draw" => MatchAction::AcceptDraw,
-        "decline_draw" => MatchAction::DeclineDraw,
-        "withdraw_draw" => MatchAction::WithdrawDraw,
-        "team_chat" => MatchAction::TeamChat(message.unwrap_or_default()),
-        _ => return None,
-    })
 }

@@ -6,7 +6,6 @@ use super::UseCaseError;
 use crate::passwords::HashError;
 use crate::usecases::accounts::{LoginError, SignUpError};
 use crate::usecases::analysis::AnalysisError;
-use crate::usecases::bughouse::MatchError;
 use crate::usecases::challenges::ChallengeError;
 use crate::usecases::computer::ComputerError;
 use crate::usecases::draw_offers::DrawError;
@@ -37,22 +36,29 @@ impl UseCaseError for PlayError {
     fn status(&self) -> StatusCode {
         match self {
             PlayError::NotFound => StatusCode::NOT_FOUND,
-            PlayError::IsMatch => StatusCode::BAD_REQUEST,
-            PlayError::Minesweeper(e) => e.status(),
-            PlayError::NotAPlayer | PlayError::NotYourTurn => StatusCode::FORBIDDEN,
-            PlayError::GameOver
+            PlayError::NoBoard | PlayError::OneBoard | PlayError::NoPly(_) => {
+                StatusCode::BAD_REQUEST
+            }
+            PlayError::NotAPlayer(_)
+            | PlayError::NotYourBoard { .. }
+            | PlayError::NotYourTurn(_) => StatusCode::FORBIDDEN,
+            PlayError::GameOver(_)
             | PlayError::Stale { .. }
+            | PlayError::InSetup
             | PlayError::TheirOfferStands
             | PlayError::TimeUp => StatusCode::CONFLICT,
             PlayError::Draw(e) => e.status(),
             PlayError::Move(_)
+            | PlayError::MatchMove(_)
+            | PlayError::NotOffered { .. }
             | PlayError::Claim(_)
             | PlayError::Conditional(_)
             | PlayError::NotOverdue
             | PlayError::BadGift
             | PlayError::MessageTooLong(_)
-            | PlayError::EmptyMove
-            | PlayError::MoveTooLong => StatusCode::UNPROCESSABLE_ENTITY,
+            | PlayError::EmptyMessage
+            | PlayError::EmptyMove(_)
+            | PlayError::MoveTooLong(_) => StatusCode::UNPROCESSABLE_ENTITY,
             PlayError::Message(m) => m.status(),
             PlayError::Takeback(TakebackError::Db(_)) => StatusCode::INTERNAL_SERVER_ERROR,
             PlayError::Takeback(TakebackError::NotOffered | TakebackError::NothingToTakeBack) => {
@@ -74,44 +80,13 @@ impl UseCaseError for DrawError {
     }
 }
 
-impl UseCaseError for MatchError {
-    fn status(&self) -> StatusCode {
-        match self {
-            MatchError::NotFound => StatusCode::NOT_FOUND,
-            MatchError::NotAPlayer
-            | MatchError::NotYourBoard { .. }
-            | MatchError::NotYourTurn(_) => StatusCode::FORBIDDEN,
-            MatchError::GameOver | MatchError::Stale { .. } => StatusCode::CONFLICT,
-            MatchError::Draw(e) => e.status(),
-            MatchError::NoBoard | MatchError::NoPly => StatusCode::BAD_REQUEST,
-            MatchError::Rules(_)
-            | MatchError::EmptyMove
-            | MatchError::MoveTooLong
-            | MatchError::EmptyMessage
-            | MatchError::MessageTooLong(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            MatchError::Corrupt(_) | MatchError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
-        }
-    }
-}
-
 impl UseCaseError for MinesError {
     fn status(&self) -> StatusCode {
         match self {
             MinesError::NotFound => StatusCode::NOT_FOUND,
-            MinesError::NotAPlayer | MinesError::Hidden | MinesError::NotYourTurn => {
-                StatusCode::FORBIDDEN
-            }
-            MinesError::InSetup
-            | MinesError::SetupOver
-            | MinesError::GameOver
-            | MinesError::Stale { .. }
-            | MinesError::TimeUp => StatusCode::CONFLICT,
-            MinesError::Draw(e) => e.status(),
-            MinesError::Bombs(_)
-            | MinesError::Move(_)
-            | MinesError::Rules(_)
-            | MinesError::NotOverdue
-            | MinesError::NotOffered(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            MinesError::NotAPlayer | MinesError::Hidden => StatusCode::FORBIDDEN,
+            MinesError::SetupOver => StatusCode::CONFLICT,
+            MinesError::Bombs(_) => StatusCode::UNPROCESSABLE_ENTITY,
             MinesError::Corrupt(_) | MinesError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -183,7 +158,6 @@ impl UseCaseError for ComputerError {
             ComputerError::Challenge(e) => e.status(),
             ComputerError::Play(e) => e.status(),
             ComputerError::Minesweeper(e) => e.status(),
-            ComputerError::Match(e) => e.status(),
             ComputerError::Corrupt(_) | ComputerError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

@@ -97,6 +97,7 @@ fn a_refusal_keeps_its_status_and_message_and_logs_nothing() {
     assert!(body_text(response).contains("no spaces-9"));
     assert!(logged_with("no spaces-9").is_empty());
     let refused = refusal(PlayError::Stale {
+        board: None,
         sent: 4,
         current: 5,
     })

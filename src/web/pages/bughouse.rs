@@ -6,7 +6,8 @@ use actix_session::Session;
 use actix_web::{HttpResponse, web};
 use serde::Deserialize;
 
-use crate::usecases::bughouse::{MatchAction, MatchError, MatchRequest, act_in_match, parse_board};
+use crate::usecases::bughouse::parse_board;
+use crate::usecases::play::{self, Action, ActionRequest, PlayError};
 use crate::web::errors::{self, WebError};
 use crate::web::forms::game_form_sender;
 use crate::web::match_page::{self, MatchOccasion, MatchRefusal, MatchTyped};
@@ -31,15 +32,15 @@ pub struct MatchForm {
 }
 
 /// The flash message after an action went through.
-fn done_text(action: &MatchAction) -> &'static str {
+fn done_text(action: &Action) -> &'static str {
     match action {
-        MatchAction::Move(_) => "Move played.",
-        MatchAction::Resign => "You resigned: the match is over.",
-        MatchAction::OfferDraw => "You offered a draw of the match.",
-        MatchAction::AcceptDraw => "The match is drawn by agreement.",
-        MatchAction::DeclineDraw => "You declined the draw offer.",
-        MatchAction::WithdrawDraw => "You withdrew your draw offer.",
-        MatchAction::TeamChat(_) => "Sent to your partner.",
+        Action::Resign => "You resigned: the match is over.",
+        Action::OfferDraw => "You offered a draw of the match.",
+        Action::AcceptDraw => "The match is drawn by agreement.",
+        Action::DeclineDraw => "You declined the draw offer.",
+        Action::WithdrawDraw => "You withdrew your draw offer.",
+        Action::TeamChat(_) => "Sent to your partner.",
+        _ => "Move played.",
     }
 }
 
@@ -63,40 +64,41 @@ pub async fn act(
             String::new()
         },
     };
-    let action = match form.action.as_str() {
-        "move" => MatchAction::Move(form.mv.unwrap_or_default()),
-        "resign" => MatchAction::Resign,
-        "offer_draw" => MatchAction::OfferDraw,
-        "accept_draw" => MatchAction::AcceptDraw,
-        "decline_draw" => MatchAction::DeclineDraw,
-        "withdraw_draw" => MatchAction::WithdrawDraw,
-        "team_chat" => MatchAction::TeamChat(form.message.unwrap_or_default()),
-        _ => return Err(WebError::BadRequest("unknown action".into())),
+    let text = match form.action.as_str() {
+        "team_chat" => form.message.as_deref(),
+        _ => form.mv.as_deref(),
     };
-    if action == MatchAction::Resign && form.confirm.as_deref() != Some("done") {
+    let Some(action) = Action::parse(&form.action, text) else {
+        return Err(WebError::BadRequest("unknown action".into()));
+    };
+    if action == Action::Resign && form.confirm.as_deref() != Some("done") {
         return match_page::draw(&state, &session, id, MatchOccasion::ConfirmResign).await;
     }
-    let req = MatchRequest {
+    let req = ActionRequest {
         game_id: id,
         user_id: me,
         board: form.board.as_deref().and_then(parse_board),
         ply: form.ply,
         action: action.clone(),
+        message: None,
     };
     let now = state.now();
     let max = state.settings.game.max_message_chars;
-    let outcome = state.db(move |c| act_in_match(c, now, max, &req)).await?;
+    let records = state.records.clone();
+    let outcome = state
+        .db(move |c| play::act(c, &records, now, max, &req))
+        .await?;
     match outcome {
         Ok(_) => {
             session::flash(&session, "info", done_text(&action));
-            let anchor = if matches!(action, MatchAction::TeamChat(_)) {
+            let anchor = if matches!(action, Action::TeamChat(_)) {
                 "#team-chat"
             } else {
                 ""
             };
             Ok(see_other(&format!("/games/{id}{anchor}")))
         }
-        Err(MatchError::NotFound) => Err(WebError::NotFound),
+        Err(PlayError::NotFound) => Err(WebError::NotFound),
         Err(err) => {
             let errors::Refusal { status, message } = errors::refusal(err)?;
             let refusal = MatchRefusal {

@@ -97,6 +97,7 @@ fn done_text(action: &Action, record: &GameRecord, me: i64, ply: i32) -> String 
         }
         Action::WithdrawDraw => "You withdrew your draw offer.".into(),
         Action::Comment => "Your comment is posted.".into(),
+        Action::TeamChat(_) => "Sent to your partner.".into(),
         Action::GiveTime(days) => match days.trim() {
             "1" => "You gave your opponent 1 more day.".into(),
             days => format!("You gave your opponent {days} more days."),
@@ -152,7 +153,8 @@ pub async fn act(
     let req = ActionRequest {
         game_id: id,
         user_id: me,
-        ply: form.ply,
+        board: None,
+        ply: Some(form.ply),
         action: action.clone(),
         message: form.message,
     };
