@@ -14,7 +14,7 @@ use crate::game::{CorruptGame, GameRecord, Seat, from_bughouse};
 use crate::models::NewTeamChatLine;
 use crate::schema::{team_chat, users};
 use crate::usecases::finish::finish_match;
-use crate::usecases::play::PlayError;
+use crate::usecases::play_error::PlayError;
 use crate::usecases::submit::{bank_after_move, deadlines_after_move};
 
 /// The letter of a board as the API writes it: `a` or `b`.

@@ -25,7 +25,7 @@ use crate::models::Challenge;
 use crate::random::Random;
 use crate::schema::games;
 use crate::usecases::finish::finish_game;
-use crate::usecases::play::PlayError;
+use crate::usecases::play_error::PlayError;
 use crate::usecases::submit::{bank_after_move, deadlines_after_move};
 
 /// The longest setup a minesweeper challenge may ask for: two weeks.

@@ -23,6 +23,7 @@ pub mod move_statement;
 pub mod notify;
 pub mod outbox;
 pub mod play;
+pub mod play_error;
 pub mod preferences;
 pub mod profiles;
 pub mod ratings;
