@@ -139,6 +139,7 @@ pub fn is_computer(conn: &mut DbConnection, user_id: i64) -> QueryResult<bool> {
 pub fn create_seated_with_computer(
     conn: &mut DbConnection,
     now: NaiveDateTime,
+    random: &dyn Random,
     creator_id: i64,
     req: &SeatedChallengeRequest,
     level: &str,
@@ -162,8 +163,15 @@ pub fn create_seated_with_computer(
         let token = seated.challenge.share_token.clone();
         for (seat, account) in free.into_iter().zip(accounts) {
             let id = seated.challenge.id;
-            (seated, game_id) =
-                take_seat(conn, now, id, account, SeatChoice::Seat(seat), Some(&token))?;
+            (seated, game_id) = take_seat(
+                conn,
+                now,
+                random,
+                id,
+                account,
+                SeatChoice::Seat(seat),
+                Some(&token),
+            )?;
         }
         Ok((seated, game_id))
     })

@@ -16,6 +16,7 @@ use crate::usecases::import::ImportError;
 use crate::usecases::leave::LeaveError;
 use crate::usecases::messages::MessageError;
 use crate::usecases::minesweeper::MinesError;
+use crate::usecases::new_game::NewGameError;
 use crate::usecases::play::PlayError;
 use crate::usecases::preferences::PreferencesError;
 use crate::usecases::search::SearchError;
@@ -167,7 +168,23 @@ impl UseCaseError for ChallengeError {
             | ChallengeError::InvitedTwice
             | ChallengeError::BadMinesweeperOptions(_)
             | ChallengeError::BadSetupHours => StatusCode::UNPROCESSABLE_ENTITY,
+            ChallengeError::NewGame(e) => e.status(),
             ChallengeError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl UseCaseError for NewGameError {
+    fn status(&self) -> StatusCode {
+        match self {
+            NewGameError::SeatCount { .. }
+            | NewGameError::NoSuchSeat { .. }
+            | NewGameError::SeatTwice(_)
+            | NewGameError::PlayerTwice
+            | NewGameError::RatedNeedsClock
+            | NewGameError::OptionsForAnotherKind
+            | NewGameError::BadSetupHours => StatusCode::UNPROCESSABLE_ENTITY,
+            NewGameError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 }
