@@ -484,7 +484,7 @@ pub fn accept_challenge(
 
 /// Creates and starts the game of the accepted challenge `c` between `white` and `black`
 /// (a minesweeper game in its setup phase when its options say so); returns its id.
-pub(crate) fn start_game(
+fn start_game(
     conn: &mut DbConnection,
     now: NaiveDateTime,
     random: &dyn Random,

@@ -198,6 +198,7 @@ impl UseCaseError for ComputerError {
             | ComputerError::Rated => StatusCode::UNPROCESSABLE_ENTITY,
             ComputerError::NoAccount(_) => StatusCode::SERVICE_UNAVAILABLE,
             ComputerError::Challenge(e) => e.status(),
+            ComputerError::NewGame(e) => e.status(),
             ComputerError::Play(e) => e.status(),
             ComputerError::Minesweeper(e) => e.status(),
             ComputerError::Match(e) => e.status(),
