@@ -142,11 +142,12 @@ pub struct Game {
     pub revision: i64,
 }
 
-/// A game about to be created from an accepted challenge.
+/// A game about to be created (`usecases::new_game`).
 #[derive(Insertable)]
 #[diesel(table_name = games)]
 pub struct NewGame<'a> {
     pub variant: &'a str,
+    pub variant_options: &'a str,
     pub initial_fen: &'a str,
     pub status: &'a str,
     pub result: &'a str,

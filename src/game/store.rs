@@ -3,8 +3,9 @@
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use slowfuse_rules::{Color, Outcome, PlayedMove};
+use slowfuse_rules::{Color, GameKind, Outcome, PlayedMove, TimeControl};
 
+use super::clock::to_columns;
 use super::seat::{Seat, color_name};
 use super::statements::{BoardAfterMove, ClaimGameForMove};
 use super::status::GameStatus;
@@ -345,37 +346,46 @@ pub fn write_abort(conn: &mut DbConnection, now: NaiveDateTime, game_id: i64) ->
     clear_boards(conn, game_id)
 }
 
-/// How a new game begins: its variant (the stored name), start position, status and the first
-/// deadline (the game's, the earliest of its boards').
+/// How a new game begins: its kind and terms (variant options, clock, rating, privacy), its
+/// start position, status and first deadline (the game's, the earliest of its boards').
 pub struct GameStart<'a> {
-    pub variant: &'a str,
+    pub kind: GameKind,
+    /// The variant's options as stored (`{}` when it has none).
+    pub variant_options: &'a str,
     pub initial_fen: &'a str,
     pub status: GameStatus,
+    pub time: TimeControl,
+    pub rated: bool,
+    /// False: a private game, its comments for the players only.
+    pub public: bool,
+    /// False: a player out of time loses only when the opponent claims it.
+    pub auto_flag: bool,
     pub deadline: Option<NaiveDateTime>,
 }
 
-/// Inserts a new game's row from its challenge (clock, rating, privacy as asked) and how it
-/// begins; returns its id.
+/// Inserts a new game's row as it begins; returns its id.
 pub fn insert_game(
     conn: &mut DbConnection,
     now: NaiveDateTime,
-    c: &crate::models::Challenge,
     start: &GameStart<'_>,
 ) -> QueryResult<i64> {
+    let (time_control, days_per_move, initial_seconds, increment_seconds, cap_seconds) =
+        to_columns(start.time);
     let new_game = crate::models::NewGame {
-        variant: start.variant,
+        variant: start.kind.as_str(),
+        variant_options: start.variant_options,
         initial_fen: start.initial_fen,
         status: start.status.as_str(),
         result: "*",
-        time_control: &c.time_control,
-        days_per_move: c.days_per_move,
-        initial_seconds: c.initial_seconds,
-        increment_seconds: c.increment_seconds,
-        cap_seconds: c.cap_seconds,
-        auto_flag: c.auto_flag,
+        time_control,
+        days_per_move,
+        initial_seconds,
+        increment_seconds,
+        cap_seconds,
+        auto_flag: start.auto_flag,
         deadline_at: start.deadline,
-        rated: c.rated,
-        is_public: c.is_public,
+        rated: start.rated,
+        is_public: start.public,
         created_at: now,
         updated_at: now,
     };

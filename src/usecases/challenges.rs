@@ -10,13 +10,13 @@ use crate::usecases::minesweeper::{DEFAULT_SETUP_HOURS, MAX_SETUP_HOURS};
 
 use crate::db::DbConnection;
 use crate::game::Seat;
-use crate::game::clock::{challenge_time_control, deadline, to_columns};
-use crate::game::store::{GameStart, insert_game, insert_player};
+use crate::game::clock::{challenge_time_control, to_columns};
 use crate::models::{Challenge, ChallengeSeat, NewChallenge};
 use crate::random::Random;
 use crate::schema::{challenge_seats, challenges, users};
 use crate::usecases::accounts::user_by_name;
 use crate::usecases::clocks::{TimeControlError, TimeControlRequest};
+use crate::usecases::new_game::{GameSpec, MinesweeperTerms, NewGameError, create_game};
 
 /// The variants a challenge may ask for: those the game page fully supports.
 pub const OFFERED_VARIANTS: &[Variant] = &[
@@ -115,6 +115,8 @@ pub enum ChallengeError {
     SeatTaken(String),
     #[error("every seat of this challenge is taken")]
     Full,
+    #[error(transparent)]
+    NewGame(#[from] NewGameError),
     #[error(transparent)]
     Db(#[from] diesel::result::Error),
 }
@@ -482,7 +484,7 @@ pub fn accept_challenge(
 
 /// Creates and starts the game of the accepted challenge `c` between `white` and `black`
 /// (a minesweeper game in its setup phase when its options say so); returns its id.
-pub(crate) fn start_game(
+fn start_game(
     conn: &mut DbConnection,
     now: NaiveDateTime,
     random: &dyn Random,
@@ -490,40 +492,35 @@ pub(crate) fn start_game(
     white: i64,
     black: i64,
 ) -> Result<i64, ChallengeError> {
-    let variant = match c.variant.parse::<GameKind>() {
-        Ok(GameKind::Minesweeper) => {
-            return Ok(crate::usecases::minesweeper::create_game(
-                conn, now, random, c, white, black,
-            )?);
-        }
-        Ok(GameKind::Chess(variant)) => variant,
+    let kind = match c.variant.parse::<GameKind>() {
+        Ok(kind @ (GameKind::Chess(_) | GameKind::Minesweeper)) => kind,
         Ok(GameKind::Bughouse) | Err(_) => {
             return Err(ChallengeError::UnknownVariant(c.variant.clone()));
         }
     };
-    let start = match variant {
-        // Each Chess960 game draws one of the 960 start positions.
-        Variant::Chess960 => slowfuse_rules::Game::chess960(random.below(960) as u16)
-            .expect("0..960 is a valid start position number"),
-        _ => slowfuse_rules::Game::new(variant),
-    };
-    let fen = start.fen();
-    let tc = challenge_time_control(c);
-    let bank = tc.initial_bank();
-    let white_leave = crate::game::clock::leave_periods(conn, white)?;
-    let first_deadline = deadline(tc, now, bank, &white_leave);
-    let start = GameStart {
-        variant: variant.as_str(),
-        initial_fen: &fen,
-        status: crate::game::GameStatus::Started,
-        deadline: first_deadline,
-    };
-    let game_id = insert_game(conn, now, c, &start)?;
-    crate::game::store::create_board(conn, now, game_id, 0, &fen, first_deadline)?;
-    for (user_id, color) in [(white, Color::White), (black, Color::Black)] {
-        insert_player(conn, game_id, user_id, Seat::first_board(color), bank)?;
+    let players = vec![
+        (Seat::first_board(Color::White), white),
+        (Seat::first_board(Color::Black), black),
+    ];
+    Ok(create_game(conn, now, random, &game_of(c, kind, players))?)
+}
+
+/// The game an accepted challenge asks for, of `kind` between `players`: its clock, rating,
+/// privacy and minesweeper terms as the challenge stored them.
+pub(crate) fn game_of(c: &Challenge, kind: GameKind, players: Vec<(Seat, i64)>) -> GameSpec {
+    let minesweeper = (kind == GameKind::Minesweeper).then(|| MinesweeperTerms {
+        options: c.variant_options.parse().unwrap_or_default(),
+        setup_hours: c.setup_hours.unwrap_or(DEFAULT_SETUP_HOURS),
+    });
+    GameSpec {
+        kind,
+        players,
+        time: challenge_time_control(c),
+        rated: c.rated,
+        public: c.is_public,
+        auto_flag: c.auto_flag,
+        minesweeper,
     }
-    Ok(game_id)
 }
 
 /// The challenge points at its new game; its author is told.

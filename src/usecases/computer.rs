@@ -13,17 +13,16 @@ use slowfuse_rules::bughouse::Seat as BughouseSeat;
 use slowfuse_rules::{Color, GameKind, TimeControl};
 
 use crate::db::DbConnection;
-use crate::game::clock::to_columns;
 use crate::game::rules::board_of;
-use crate::game::{CorruptGame, GameRecord, GameStatus, RecordCache, read_game_cached};
-use crate::models::{Challenge, NewChallenge};
+use crate::game::{CorruptGame, GameRecord, GameStatus, RecordCache, Seat, read_game_cached};
+use crate::models::Challenge;
 use crate::random::Random;
-use crate::schema::{challenges, computer_players, game_boards, game_players, games};
+use crate::schema::{computer_players, game_boards, game_players, games};
 use crate::usecases::challenges::{
-    ChallengeError, ChallengeKind, ChallengeRequest, OFFERED_VARIANTS, accept_challenge,
-    create_challenge, random_token, start_game,
+    ChallengeError, ChallengeRequest, OFFERED_VARIANTS, accept_challenge, create_challenge,
 };
-use crate::usecases::minesweeper::{DEFAULT_SETUP_HOURS, MinesError, place_rest_at_random};
+use crate::usecases::minesweeper::{MinesError, place_rest_at_random};
+use crate::usecases::new_game::{GameSpec, MinesweeperTerms, NewGameError, create_game};
 use crate::usecases::play::{Action, ActionRequest, PlayError, act};
 use crate::usecases::seats::{
     SeatChoice, SeatedChallenge, SeatedChallengeRequest, create_seated_challenge, take_seat,
@@ -59,6 +58,8 @@ pub enum ComputerError {
     Rated,
     #[error(transparent)]
     Challenge(#[from] ChallengeError),
+    #[error(transparent)]
+    NewGame(#[from] NewGameError),
     #[error(transparent)]
     Play(#[from] PlayError),
     #[error(transparent)]
@@ -137,6 +138,7 @@ pub fn is_computer(conn: &mut DbConnection, user_id: i64) -> QueryResult<bool> {
 pub fn create_seated_with_computer(
     conn: &mut DbConnection,
     now: NaiveDateTime,
+    random: &dyn Random,
     creator_id: i64,
     req: &SeatedChallengeRequest,
     level: &str,
@@ -160,8 +162,15 @@ pub fn create_seated_with_computer(
         let token = seated.challenge.share_token.clone();
         for (seat, account) in free.into_iter().zip(accounts) {
             let id = seated.challenge.id;
-            (seated, game_id) =
-                take_seat(conn, now, id, account, SeatChoice::Seat(seat), Some(&token))?;
+            (seated, game_id) = take_seat(
+                conn,
+                now,
+                random,
+                id,
+                account,
+                SeatChoice::Seat(seat),
+                Some(&token),
+            )?;
         }
         Ok((seated, game_id))
     })
@@ -183,7 +192,6 @@ pub fn start_computer_game(
         Ok(GameKind::Minesweeper) => GameKind::Minesweeper,
         _ => return Err(ComputerError::UnknownVariant),
     };
-    let variant = kind.as_str();
     let color = req.color.trim().to_ascii_lowercase();
     let mine = match color.as_str() {
         "white" => Color::White,
@@ -193,45 +201,19 @@ pub fn start_computer_game(
         _ => return Err(ComputerError::BadColor),
     };
     let computer = computer_account(conn, level)?;
-    let (time_control, days_per_move, initial_seconds, increment_seconds, cap_seconds) =
-        to_columns(TimeControl::Unlimited);
-    let minesweeper = kind == GameKind::Minesweeper;
-    let new = NewChallenge {
-        creator_id: user_id,
-        opponent_id: Some(computer),
-        kind: ChallengeKind::Direct.as_str(),
-        share_token: &random_token(),
-        variant,
-        color: &color,
-        time_control,
-        days_per_move,
-        initial_seconds,
-        increment_seconds,
-        cap_seconds,
-        auto_flag: true,
-        is_public: true,
+    let spec = GameSpec {
+        kind,
+        players: vec![
+            (Seat::first_board(mine), user_id),
+            (Seat::first_board(!mine), computer),
+        ],
+        time: TimeControl::Unlimited,
         rated: false,
-        status: "accepted",
-        created_at: now,
-        updated_at: now,
-        variant_options: if minesweeper { "chosen" } else { "{}" },
-        setup_hours: minesweeper.then_some(DEFAULT_SETUP_HOURS),
+        public: true,
+        auto_flag: true,
+        minesweeper: (kind == GameKind::Minesweeper).then(MinesweeperTerms::default),
     };
-    crate::db::write_transaction(conn, |conn| {
-        let c = crate::on_backend!(conn, |c| diesel::insert_into(challenges::table)
-            .values(&new)
-            .returning(Challenge::as_returning())
-            .get_result(c))?;
-        let (white, black) = match mine {
-            Color::White => (user_id, computer),
-            Color::Black => (computer, user_id),
-        };
-        let game_id = start_game(conn, now, random, &c, white, black)?;
-        diesel::update(challenges::table.find(c.id))
-            .set(challenges::game_id.eq(Some(game_id)))
-            .execute(conn)?;
-        Ok(game_id)
-    })
+    Ok(create_game(conn, now, random, &spec)?)
 }
 
 /// Whether the computer is to move in the running game `game_id`.

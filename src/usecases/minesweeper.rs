@@ -1,27 +1,25 @@
-//! Minesweeper games on the server: creating one (with its setup phase, or its bombs placed at
-//! random at once), placing one's bombs during the setup, ending an overdue setup at random,
-//! and storing a move of a game whose rules keep secrets (every other action goes through the
-//! one action pipeline, `usecases::play::act`). The bombs and counts live in the
+//! Minesweeper games on the server, once `usecases::new_game` has created them: placing one's
+//! bombs during the setup, ending an overdue setup at random, and storing a move of a game
+//! whose rules keep secrets (every other action goes through the one action pipeline,
+//! `usecases::play::act`). The bombs and counts live in the
 //! players' secret rows, read through `game::rules` and written through `game::store` only;
 //! what a reader is shown comes from the rules' views (`public_view`, `player_view`,
 //! `full_record`), never from the rows.
 
-use chrono::{Duration, NaiveDateTime};
+use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use slowfuse_rules::minesweeper::{
-    BombError, MinesweeperGame, MinesweeperOptions, PlayError as RulesPlayError, Square,
+    BombError, MinesweeperGame, PlayError as RulesPlayError, Square,
 };
-use slowfuse_rules::{Color, GameKind, PlayedMove, STANDARD_START_FEN};
+use slowfuse_rules::{Color, GameKind, PlayedMove};
 
 use crate::db::{DbConnection, lock_game};
-use crate::game::clock::{challenge_time_control, deadline, leave_periods};
+use crate::game::clock::deadline;
 use crate::game::rules::RulesError;
 use crate::game::store::{
-    AfterMove, MoveToStore, create_board, set_bank, set_deadline, store_move, write_secret_state,
-    write_started,
+    AfterMove, MoveToStore, set_bank, set_deadline, store_move, write_secret_state, write_started,
 };
 use crate::game::{CorruptGame, GameRecord, GameStatus, RulesGame, Seat, load_game, rules_game};
-use crate::models::Challenge;
 use crate::random::Random;
 use crate::schema::games;
 use crate::usecases::finish::finish_game;
@@ -72,58 +70,10 @@ pub fn secret_game(
     }
 }
 
-/// A seed for the rules' placement generator.
-fn seed(random: &dyn Random) -> u64 {
+/// A seed for the rules' placement generator (also for a new game's bombs placed at random,
+/// `usecases::new_game`).
+pub(crate) fn seed(random: &dyn Random) -> u64 {
     (u64::from(random.below(u32::MAX)) << 32) | u64::from(random.below(u32::MAX))
-}
-
-/// Creates the game of an accepted minesweeper challenge: in its setup phase when the players
-/// place their bombs (until `setup_hours` from now), else with every bomb placed at random and
-/// White to move.
-pub fn create_game(
-    conn: &mut DbConnection,
-    now: NaiveDateTime,
-    random: &dyn Random,
-    c: &Challenge,
-    white: i64,
-    black: i64,
-) -> QueryResult<i64> {
-    let options: MinesweeperOptions = c.variant_options.parse().unwrap_or_default();
-    let mut game = MinesweeperGame::new(options);
-    if !options.players_place() {
-        game = game
-            .finish_setup(seed(random))
-            .expect("a new game is in its setup");
-    }
-    let tc = challenge_time_control(c);
-    let bank = tc.initial_bank();
-    let (status, first_deadline) = if game.in_setup() {
-        let hours = c.setup_hours.unwrap_or(DEFAULT_SETUP_HOURS);
-        (
-            GameStatus::Setup,
-            Some(now + Duration::hours(i64::from(hours))),
-        )
-    } else {
-        let leave = leave_periods(conn, white)?;
-        (GameStatus::Started, deadline(tc, now, bank, &leave))
-    };
-    let start = crate::game::store::GameStart {
-        variant: GameKind::Minesweeper.as_str(),
-        initial_fen: STANDARD_START_FEN,
-        status,
-        deadline: first_deadline,
-    };
-    let game_id = crate::game::store::insert_game(conn, now, c, &start)?;
-    diesel::update(games::table.find(game_id))
-        .set(games::variant_options.eq(options.as_str()))
-        .execute(conn)?;
-    create_board(conn, now, game_id, 0, &game.fen(), first_deadline)?;
-    for (user_id, color) in [(white, Color::White), (black, Color::Black)] {
-        let seat = Seat::first_board(color);
-        crate::game::store::insert_player(conn, game_id, user_id, seat, bank)?;
-        write_secret_state(conn, game_id, color, &game.secret_state(color))?;
-    }
-    Ok(game_id)
 }
 
 /// What a player's placement left: their bombs (a1 first) and whether all are placed.

@@ -20,6 +20,7 @@ pub mod leave;
 pub mod messages;
 pub mod minesweeper;
 pub mod move_statement;
+pub mod new_game;
 pub mod notify;
 pub mod outbox;
 pub mod play;

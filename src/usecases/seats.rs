@@ -4,19 +4,20 @@
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use slowfuse_rules::GameKind;
-use slowfuse_rules::bughouse::{self, Seat as BughouseSeat};
+use slowfuse_rules::bughouse::Seat as BughouseSeat;
 
 use crate::db::DbConnection;
-use crate::game::clock::{challenge_time_control, deadline, leave_periods, to_columns};
-use crate::game::store::{GameStart, insert_game, insert_player};
+use crate::game::clock::to_columns;
 use crate::game::{from_bughouse, parse_bughouse_seat};
 use crate::models::{Challenge, NewChallenge, NewChallengeSeat};
+use crate::random::Random;
 use crate::schema::{challenge_seats, challenges};
 use crate::usecases::accounts::user_by_name;
 use crate::usecases::challenges::{
-    ChallengeError, ChallengeKind, SeatView, challenge_by_id, random_token, seat_views,
+    ChallengeError, ChallengeKind, SeatView, challenge_by_id, game_of, random_token, seat_views,
 };
 use crate::usecases::clocks::TimeControlRequest;
+use crate::usecases::new_game::create_game;
 
 /// What a player asks for when creating a bughouse challenge, read from the form or JSON.
 #[derive(Clone, Debug)]
@@ -196,10 +197,12 @@ pub fn seated_challenge(
 
 /// Takes a seat of an open four-seat challenge; when it was the last free seat, the match
 /// starts. Returns the challenge as it then stands and the match's game id once started.
-/// Two players asking for the last seats at once are served one after the other.
+/// Two players asking for the last seats at once are served one after the other. `random`
+/// goes to `new_game::create_game` when the match starts.
 pub fn take_seat(
     conn: &mut DbConnection,
     now: NaiveDateTime,
+    random: &dyn Random,
     challenge_id: i64,
     user_id: i64,
     choice: SeatChoice,
@@ -271,7 +274,7 @@ pub fn take_seat(
             .filter_map(|s| s.taken_by.as_ref().map(|(id, _)| (s.seat, *id)))
             .collect();
         players.push((seat, user_id));
-        let game_id = start_match(conn, now, &current.challenge, &players)?;
+        let game_id = start_match(conn, now, random, &current.challenge, &players)?;
         Ok(Some(game_id))
     })?;
     let seated = seated_challenge(conn, challenge_id)?.ok_or(ChallengeError::NotFound)?;
@@ -286,55 +289,22 @@ fn seat_index(seat: BughouseSeat) -> usize {
         .expect("every seat is in ALL")
 }
 
-/// Creates the match of a full challenge: the game row, both boards with White to move on
-/// each, and the four players; the challenge is marked accepted with its game.
+/// Creates the match of a full challenge (both boards with White to move on each, the four
+/// players in their seats); the challenge is marked accepted with its game, its author told,
+/// and each board's White told it is their move.
 fn start_match(
     conn: &mut DbConnection,
     now: NaiveDateTime,
+    random: &dyn Random,
     c: &Challenge,
     players: &[(BughouseSeat, i64)],
 ) -> Result<i64, ChallengeError> {
-    let start = bughouse::BughouseGame::new();
-    let fens = [
-        start.initial_fen(bughouse::Board::A).to_string(),
-        start.initial_fen(bughouse::Board::B).to_string(),
-    ];
-    let initial_fen = fens.join(" | ");
-    let tc = challenge_time_control(c);
-    let bank = tc.initial_bank();
-    let player = |seat: BughouseSeat| {
-        players
-            .iter()
-            .find(|(s, _)| *s == seat)
-            .map(|(_, id)| *id)
-            .expect("a full challenge has all four seats")
-    };
-    // Each board's White moves first, on their own clock.
-    let mut board_deadlines = Vec::new();
-    for white in [BughouseSeat::A1, BughouseSeat::B2] {
-        let leave = leave_periods(conn, player(white))?;
-        board_deadlines.push(deadline(tc, now, bank, &leave));
-    }
-    let start = GameStart {
-        variant: GameKind::Bughouse.as_str(),
-        initial_fen: &initial_fen,
-        status: crate::game::GameStatus::Started,
-        deadline: board_deadlines.iter().flatten().min().copied(),
-    };
-    let game_id = insert_game(conn, now, c, &start)?;
-    for (board, fen) in fens.iter().enumerate() {
-        crate::game::store::create_board(
-            conn,
-            now,
-            game_id,
-            board as i32,
-            fen,
-            board_deadlines[board],
-        )?;
-    }
-    for seat in BughouseSeat::ALL {
-        insert_player(conn, game_id, player(seat), from_bughouse(seat), bank)?;
-    }
+    let seated = players
+        .iter()
+        .map(|(seat, user)| (from_bughouse(*seat), *user))
+        .collect();
+    let spec = game_of(c, GameKind::Bughouse, seated);
+    let game_id = create_game(conn, now, random, &spec)?;
     diesel::update(challenges::table.find(c.id))
         .set((
             challenges::status.eq("accepted"),

@@ -301,6 +301,7 @@ async fn create_challenge(
     body: web::Json<ChallengeBody>,
 ) -> Result<HttpResponse, ApiError> {
     let now = state.now();
+    let random = state.random.clone();
     let b = body.into_inner();
     let time = TimeControlRequest {
         kind: b.time_control,
@@ -323,7 +324,7 @@ async fn create_challenge(
             let (seated, game_id) = state
                 .db(move |c| {
                     crate::usecases::computer::create_seated_with_computer(
-                        c, now, user.id, &req, &level,
+                        c, now, &*random, user.id, &req, &level,
                     )
                 })
                 .await??;
@@ -350,7 +351,6 @@ async fn create_challenge(
         minesweeper: b.minesweeper,
         setup_hours: b.setup_hours,
     };
-    let random = state.random.clone();
     let (c, game_id) = state
         .db(move |c| {
             crate::usecases::computer::create_challenge_answered(c, now, &*random, user.id, &req)

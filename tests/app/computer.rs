@@ -27,6 +27,7 @@ on_both_databases!(
     the_computer_declines_a_draw_when_even_and_accepts_when_worse,
     a_challenge_to_the_computer_is_taken_at_once_with_or_without_a_clock,
     the_challenges_page_seats_the_computer_in_a_bughouse_match,
+    a_game_against_the_computer_stands_on_no_challenge_and_plays_on,
 );
 
 /// One pass of the computer's job, as the worker runs it.
@@ -739,4 +740,83 @@ fn the_challenges_page_seats_the_computer_in_a_bughouse_match(app: &TestApp) {
         match_page.contains("Computer (Medium)"),
         "the seats name the computer"
     );
+}
+
+/// How many challenges are stored, whatever their status.
+fn stored_challenges(app: &TestApp) -> i64 {
+    use diesel::prelude::*;
+    let mut conn = app.state.pool.get().unwrap();
+    slowfuse::schema::challenges::table
+        .count()
+        .get_result(&mut **conn)
+        .unwrap()
+}
+
+fn a_game_against_the_computer_stands_on_no_challenge_and_plays_on(app: &TestApp) {
+    let lea = app.user("lea");
+    let g = new_game(
+        app,
+        &lea,
+        json!({"variant": "standard", "color": "white", "level": "easy"}),
+    );
+    let mines = new_game(
+        app,
+        &lea,
+        json!({"variant": "minesweeper", "color": "black", "level": "easy"}),
+    );
+    assert_eq!(stored_challenges(app), 0, "no challenge behind either game");
+    let open = app.get("/api/v1/challenges", Some(&lea)).body;
+    assert_eq!(open.as_array().map(Vec::len), Some(0), "{open}");
+    // The game's terms are the computer's: casual, public, no clock, a draw for the asking.
+    let j = game_json(app, g);
+    assert_eq!(j["status"], "started");
+    assert_eq!(j["rated"], false);
+    assert_eq!(j["is_public"], true);
+    assert_eq!(j["deadline_at"], Value::Null);
+    assert_eq!(
+        j["time_control"],
+        json!({"kind": "none", "days_per_move": null, "initial_seconds": null,
+               "increment_seconds": null, "cap_seconds": null, "auto_flag": true}),
+    );
+    let m = game_json(app, mines);
+    assert_eq!(m["phase"], "setup", "{m}");
+    assert_eq!(m["minesweeper"], "chosen", "{m}");
+    assert!(m["setup_deadline_at"].is_string(), "{m}");
+    assert_eq!(m["white"], "computer-easy");
+    // The computer answers, and the pages show the game with it.
+    assert_eq!(app.play(g, &lea, "e4", 0).status, 200);
+    let done = computer_pass(app);
+    assert!(
+        done.contains(&(mines, ComputerAction::PlacedBombs)),
+        "{done:?}"
+    );
+    assert!(
+        done.iter()
+            .any(|(id, a)| *id == g && matches!(a, ComputerAction::Moved(_))),
+        "{done:?}"
+    );
+    let j = game_json(app, g);
+    assert_eq!(j["ply"], 2, "{j}");
+    let reply = j["sans"][1].as_str().expect("the computer's reply");
+    let browser = app.logged_in("lea");
+    let page = browser.get(&format!("/games/{g}"));
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains(reply), "{reply} on the game page");
+    assert!(page.body.contains("Computer (Easy)"), "{}", page.body);
+    let page = browser.get(&format!("/games/{mines}"));
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("Computer (Easy)"), "{}", page.body);
+    let home = browser.get("/").body;
+    assert!(
+        home.contains(&format!("/games/{g}")),
+        "the home page's board"
+    );
+    let mine = browser.get("/games").body;
+    for id in [g, mines] {
+        assert!(
+            mine.contains(&format!("/games/{id}")),
+            "game {id} in my games"
+        );
+    }
+    assert_eq!(stored_challenges(app), 0, "and none since");
 }

@@ -87,12 +87,14 @@ pub async fn take_seat(
     token: Option<String>,
 ) -> Result<HttpResponse, ApiError> {
     let now = state.now();
+    let random = state.random.clone();
     let choice = SeatChoice::parse(seat.as_deref().unwrap_or("any"))?;
     let (seated, game_id) = state
         .db(move |c| {
             crate::usecases::seats::take_seat(
                 c,
                 now,
+                &*random,
                 challenge_id,
                 user_id,
                 choice,

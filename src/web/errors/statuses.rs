@@ -15,6 +15,7 @@ use crate::usecases::import::ImportError;
 use crate::usecases::leave::LeaveError;
 use crate::usecases::messages::MessageError;
 use crate::usecases::minesweeper::MinesError;
+use crate::usecases::new_game::NewGameError;
 use crate::usecases::play::PlayError;
 use crate::usecases::preferences::PreferencesError;
 use crate::usecases::search::SearchError;
@@ -142,7 +143,23 @@ impl UseCaseError for ChallengeError {
             | ChallengeError::InvitedTwice
             | ChallengeError::BadMinesweeperOptions(_)
             | ChallengeError::BadSetupHours => StatusCode::UNPROCESSABLE_ENTITY,
+            ChallengeError::NewGame(e) => e.status(),
             ChallengeError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl UseCaseError for NewGameError {
+    fn status(&self) -> StatusCode {
+        match self {
+            NewGameError::SeatCount { .. }
+            | NewGameError::NoSuchSeat { .. }
+            | NewGameError::SeatTwice(_)
+            | NewGameError::PlayerTwice
+            | NewGameError::RatedNeedsClock
+            | NewGameError::OptionsForAnotherKind
+            | NewGameError::BadSetupHours => StatusCode::UNPROCESSABLE_ENTITY,
+            NewGameError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 }
@@ -156,6 +173,7 @@ impl UseCaseError for ComputerError {
             | ComputerError::Rated => StatusCode::UNPROCESSABLE_ENTITY,
             ComputerError::NoAccount(_) => StatusCode::SERVICE_UNAVAILABLE,
             ComputerError::Challenge(e) => e.status(),
+            ComputerError::NewGame(e) => e.status(),
             ComputerError::Play(e) => e.status(),
             ComputerError::Minesweeper(e) => e.status(),
             ComputerError::Corrupt(_) | ComputerError::Db(_) => StatusCode::INTERNAL_SERVER_ERROR,

@@ -256,6 +256,7 @@ async fn create_seated(
         private: form.private.is_some(),
     };
     let now = state.now();
+    let random = state.random.clone();
     let fill = form
         .fill_with_computer
         .as_deref()
@@ -265,7 +266,9 @@ async fn create_seated(
     if let Some(level) = fill {
         let made = state
             .db(move |c| {
-                crate::usecases::computer::create_seated_with_computer(c, now, me, &req, &level)
+                crate::usecases::computer::create_seated_with_computer(
+                    c, now, &*random, me, &req, &level,
+                )
             })
             .await?;
         return match made {
@@ -445,10 +448,16 @@ pub async fn accept(
                     Ok(choice) => choice,
                     Err(e) => return Ok(Err(e)),
                 };
-                Ok(
-                    crate::usecases::seats::take_seat(c, now, id, me, choice, token.as_deref())
-                        .map(|(_, game)| game),
+                Ok(crate::usecases::seats::take_seat(
+                    c,
+                    now,
+                    &*random,
+                    id,
+                    me,
+                    choice,
+                    token.as_deref(),
                 )
+                .map(|(_, game)| game))
             },
         )
         .await??
