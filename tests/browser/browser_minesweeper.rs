@@ -10,7 +10,7 @@ use crate::webdriver;
 
 use common::TestApp;
 use serde_json::json;
-use webdriver::{Driver, Element, PHONE, Player, chromedriver, screenshot};
+use webdriver::{DESKTOP, Driver, Element, PHONE, Player, chromedriver, screenshot};
 
 on_both_databases!(
     two_players_play_minesweeper_from_bomb_placement_to_a_blast_and_the_end_in_chromium,
@@ -72,6 +72,16 @@ impl Player<'_> {
             .wait_for_text("#nav-ply", &format!("ply {ply} of {last}"));
     }
 
+    /// Waits until the blast the page opened with has played out (for a still picture).
+    fn settled(&self) {
+        self.window.wait_until("the blast to play out", || {
+            self.window
+                .find_all("#board .sq.blast")
+                .is_empty()
+                .then_some(())
+        });
+    }
+
     fn type_mines_move(&self, mv: &str) {
         let input = self.find("#move-input");
         input.clear();
@@ -121,6 +131,16 @@ fn two_players_play_minesweeper_from_bomb_placement_to_a_blast_and_the_end_in_ch
     alice.tick(&["a3", "b3", "d3"]);
     assert_eq!(alice.find("#bomb-counter").text(), "3 of 8");
     screenshot(&alice.window, "minesweeper-setup.png");
+    alice.window.set_viewport_size(PHONE.0, PHONE.1);
+    alice.window.set_dark(true);
+    let overflow = alice.window.execute(
+        "return document.documentElement.scrollWidth - window.innerWidth;",
+        serde_json::json!([]),
+    );
+    assert!(overflow.as_i64().unwrap_or(1) <= 0, "{overflow}");
+    screenshot(&alice.window, "minesweeper-setup-phone-dark.png");
+    alice.window.set_dark(false);
+    alice.window.set_viewport_size(DESKTOP.0, DESKTOP.1);
     alice.find("#place-bombs").click();
     alice
         .window
@@ -173,21 +193,6 @@ fn two_players_play_minesweeper_from_bomb_placement_to_a_blast_and_the_end_in_ch
     alice
         .window
         .wait_for(r#".sq.blast-spent[data-square="d3"]"#);
-    screenshot(&alice.window, "minesweeper-desktop.png");
-    alice.window.set_dark(true);
-    alice.open(&game);
-    screenshot(&alice.window, "minesweeper-dark.png");
-    alice.window.set_dark(false);
-    let phone = driver.session(PHONE.0, PHONE.1);
-    phone.set_viewport_size(PHONE.0, PHONE.1);
-    phone.goto(&format!("{}{game}", app.base));
-    phone.wait_for(".mines-grid");
-    let overflow = phone.execute(
-        "return document.documentElement.scrollWidth - window.innerWidth;",
-        serde_json::json!([]),
-    );
-    assert!(overflow.as_i64().unwrap_or(1) <= 0, "{overflow}");
-    screenshot(&phone, "minesweeper-phone.png");
 
     // bob resigns after the question; now both see every bomb.
     bob.open(&game);
@@ -294,6 +299,7 @@ fn a_minesweeper_game_is_played_and_stepped_through_on_the_game_pages_board_in_c
         v
     };
     assert_eq!(alice.squares_marked("own-bomb"), hers);
+    alice.settled();
     screenshot(&alice.window, "minesweeper-desktop.png");
     alice.step("#nav-prev", 5, 6);
     assert!(alice.squares_marked("blast-spent").is_empty());
@@ -346,6 +352,7 @@ fn a_minesweeper_game_is_played_and_stepped_through_on_the_game_pages_board_in_c
     alice.window.set_dark(true);
     alice.open(&game);
     alice.window.wait_for("#nav-toolbar");
+    alice.settled();
     screenshot(&alice.window, "minesweeper-dark.png");
     alice.window.set_dark(false);
     let phone = driver.session(PHONE.0, PHONE.1);

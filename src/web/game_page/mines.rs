@@ -377,11 +377,9 @@ fn status_text(
             let left = time_left_text(record.game.deadline_at, now);
             match reader {
                 Some(c) if game.bombs_placed(c) >= game.options().bombs_of(Some(c)) => format!(
-                    "Your bombs are placed. Waiting for your opponent; the setup ends in {left}, then the missing bombs are placed at random."
+                    "Your bombs are placed. Waiting for your opponent; the setup ends in {left}."
                 ),
-                Some(_) => format!(
-                    "Place your bombs: the setup ends in {left}, then the missing ones are placed at random."
-                ),
+                Some(_) => format!("Place your bombs: the setup ends in {left}."),
                 None => format!("The players are placing their bombs (the setup ends in {left})."),
             }
         }
