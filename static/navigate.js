@@ -358,7 +358,8 @@
       if (current) a.setAttribute("aria-current", "step"); else a.removeAttribute("aria-current");
     });
     board.dataset.movable = canMove && ply === lastPly ? "true" : "false";
-    board.dispatchEvent(new CustomEvent("board:shown", { detail: { ply: ply, fen: p.fen } }));
+    // The position goes with the event: a board of another kind draws its own marks from it.
+    board.dispatchEvent(new CustomEvent("board:shown", { detail: { ply: ply, fen: p.fen, position: p } }));
     updateLinks();
   }
 

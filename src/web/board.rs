@@ -19,6 +19,17 @@ pub struct SquareView {
     /// Rank digit shown on the left edge, file letter shown on the bottom edge.
     pub rank_label: Option<char>,
     pub file_label: Option<char>,
+    /// Minesweeper: what the reader may know of the square (nothing on other boards).
+    pub mine: MineMarks,
+}
+
+/// What a minesweeper square shows its reader: one of their own bombs (or, after the end, any
+/// bomb), a bomb that went off, and the count they were told there. Never another reader's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MineMarks {
+    pub bomb: bool,
+    pub spent: bool,
+    pub count: Option<u8>,
 }
 
 /// The whole board as drawn, from one player's side.
@@ -174,6 +185,7 @@ pub fn draw_squares(pieces: &BoardArray, marks: &PlyMarks, side: Color) -> Board
                 exploded: marks.exploded.contains(&index),
                 rank_label: (col == 0).then(|| (b'1' + rank) as char),
                 file_label: (row == 7).then(|| (b'a' + file) as char),
+                mine: MineMarks::default(),
             });
         }
     }

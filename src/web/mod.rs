@@ -12,7 +12,6 @@ pub mod headers;
 pub mod limits;
 pub mod match_page;
 pub mod material;
-pub mod minesweeper_page;
 pub mod mini_board;
 pub mod observe;
 pub mod ops;

@@ -23,6 +23,7 @@ on_both_databases_at_t0!(
     no_bomb_and_no_count_reaches_anyone_not_entitled_before_the_end,
     at_the_setup_deadline_the_server_places_what_is_missing_and_the_game_starts,
     the_page_offers_only_the_draw_actions_that_can_be_done,
+    the_page_has_the_game_pages_parts_and_each_reader_steps_through_only_what_they_may_know,
 );
 
 /// White's bombs (ranks 1–4): d3 is where Black's queen will land and go up.
@@ -276,7 +277,8 @@ fn answer(reader: &Reader, app: &TestApp, path: &str, g: i64) -> String {
         .replace(&format!("\"game_id\":{g}"), "\"game_id\":ID")
         .replace(&format!("#{g}"), "#ID")
         .replace(&format!("game {g}"), "game ID")
-        .replace(&format!("-{g}."), "-ID.")
+        .replace(&format!("slowfuse-{g}."), "slowfuse-ID.")
+        .replace(&format!(r#"data-game="{g}""#), r#"data-game="ID""#)
         .replace(&format!("after={g}"), "after=ID");
     format!("{status}\n{neutral}")
 }
@@ -393,7 +395,7 @@ fn no_bomb_and_no_count_reaches_anyone_not_entitled_before_the_end(
         "Next Game, as on every game page"
     );
     assert!(
-        page.contains(r#"<span class="move-no">2...</span> Qxd5"#),
+        page.contains("<li>2... <a href=?ply=4>Qxd5</a>"),
         "Black's reply after White's count keeps its number"
     );
     assert_eq!(
@@ -507,4 +509,193 @@ fn the_page_offers_only_the_draw_actions_that_can_be_done(app: &TestApp, _clock:
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(options("alice"), ["accept_draw", "decline_draw"]);
     assert_eq!(options("bob"), ["withdraw_draw"]);
+}
+
+/// The squares of the game page's board whose `class` holds `mark` (`own-bomb`, `blast-spent`).
+fn marked(page: &str, mark: &str) -> Vec<String> {
+    let mut squares: Vec<String> = page
+        .split(r#"<div class="sq "#)
+        .skip(1)
+        .filter_map(|tag| {
+            let (classes, rest) = tag.split_once('"')?;
+            let square = rest.split(r#"data-square=""#).nth(1)?.get(0..2)?;
+            classes
+                .split(' ')
+                .any(|c| c == mark)
+                .then(|| square.to_string())
+        })
+        .collect();
+    squares.sort();
+    squares
+}
+
+/// The counts the board tells its reader, as "d5 1".
+fn counts_told(page: &str) -> Vec<String> {
+    page.split(r#"aria-label=""#)
+        .skip(1)
+        .filter_map(|label| {
+            let label = label.split('"').next()?;
+            let n = label.strip_suffix(" bombs around")?.rsplit(", ").next()?;
+            Some(format!("{} {n}", label.get(0..2)?))
+        })
+        .collect()
+}
+
+fn sorted(squares: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = squares.iter().map(|s| s.to_string()).collect();
+    v.sort();
+    v
+}
+
+fn the_page_has_the_game_pages_parts_and_each_reader_steps_through_only_what_they_may_know(
+    app: &TestApp,
+    _clock: &FixedClock,
+) {
+    let p = Players {
+        alice: app.user("alice"),
+        bob: app.user("bob"),
+    };
+    app.user("carol");
+    let g = new_game(app, &p, "chosen");
+    assert_eq!(put_bombs(app, g, &p.alice, &WHITE_BOMBS).status, 200);
+    assert_eq!(put_bombs(app, g, &p.bob, &BLACK_BOMBS).status, 200);
+    for (ply, mv) in MOVES.iter().enumerate() {
+        let token = if ply % 2 == 0 { &p.alice } else { &p.bob };
+        assert_eq!(app.play(g, token, mv, ply as i64).status, 200, "{mv}");
+    }
+    let alice = app.logged_in("alice");
+    let bob = app.logged_in("bob");
+    let carol = app.logged_in("carol");
+    let visitor = app.browser();
+    let page = |who: &common::Browser, query: &str| {
+        let page = who.get(&format!("/games/{g}{query}"));
+        assert_eq!(page.status, 200, "{query}: {}", page.body);
+        page.body
+    };
+
+    // alice, to move: the players with their clocks, the time left, the action bar with
+    // Continue and Next Game (and only what minesweeper offers), a board to move on, the
+    // navigation toolbar and the tabs.
+    let hers = page(&alice, "");
+    for part in [
+        r#"<span class="clock" id="white-clock">"#,
+        r#"<span class="clock" id="black-clock">"#,
+        r#"id="time-left">Time left for alice: "#,
+        r#"<form id="action-form" class="action-bar""#,
+        r#"<button class="btn btn-primary" type="submit">Continue</button>"#,
+        r#"data-can-move="true""#,
+        r#"data-my-turn="true""#,
+        r#"id="nav-toolbar""#,
+        r#"data-last-ply="6""#,
+        r#"id="nav-prev" aria-label="Previous move" title="Previous move" href="/games/ID?ply=5""#,
+        r#"id="tab-variant""#,
+        r#"id="share-fen""#,
+    ] {
+        let part = part.replace("ID", &g.to_string());
+        assert!(hers.contains(&part), "alice's page lacks {part}");
+    }
+    assert!(hers.contains(&format!(r#"id="next-game" href="/next?after={g}""#)));
+    assert!(hers.contains(r#"data-legal=""#) && hers.contains("g1f3"));
+    for not_offered in [
+        r#"value="conditional_move""#,
+        r#"value="comment""#,
+        r#"value="move_offer_draw""#,
+        r#"id="message-input""#,
+    ] {
+        assert!(!hers.contains(not_offered), "{not_offered} is not offered");
+    }
+    // bob waits: his board does not move, no legal moves are sent to him.
+    let his = page(&bob, "");
+    assert!(his.contains(r#"data-my-turn="false""#) && !his.contains("data-legal="));
+    assert!(his.contains(r#"id="action-form""#) && !his.contains(r#"id="move-input""#));
+
+    // Every ply, as each reader sees it: the position and the public blasts; alice's bombs and
+    // count only to alice; bob's bombs only to bob.
+    let readers = [
+        ("alice", &alice, sorted(&WHITE_BOMBS)),
+        ("bob", &bob, sorted(&BLACK_BOMBS)),
+        ("carol", &carol, Vec::new()),
+        ("a visitor", &visitor, Vec::new()),
+    ];
+    for (who, browser, own) in &readers {
+        let plies = browser.get(&format!("/games/{g}/plies.json"));
+        assert_eq!(plies.status, 200, "{who}: {}", plies.body);
+        let plies: Value = serde_json::from_str(&plies.body).unwrap();
+        assert_eq!(plies["last_ply"], 6);
+        for ply in 0..=6u32 {
+            let at = page(browser, &format!("?ply={ply}"));
+            let shown = &plies["plies"][ply as usize];
+            assert_eq!(&marked(&at, "own-bomb"), own, "{who} at ply {ply}");
+            let mut bombs: Vec<String> = shown["mines"]["bombs"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s.as_str().unwrap().to_string())
+                .collect();
+            bombs.sort();
+            assert_eq!(&bombs, own, "{who}'s plies at {ply}");
+            let blasted: Vec<String> = if ply >= 6 { vec!["d3".into()] } else { vec![] };
+            assert_eq!(marked(&at, "blast-spent"), blasted, "{who} at ply {ply}");
+            assert_eq!(shown["mines"]["spent"], json!(blasted), "{who} at {ply}");
+            let told = if *who == "alice" && ply >= 3 {
+                vec!["d5 1".to_string()]
+            } else {
+                vec![]
+            };
+            assert_eq!(counts_told(&at), told, "{who} at ply {ply}");
+            let counts = if told.is_empty() {
+                json!([])
+            } else {
+                json!([["d5", 1]])
+            };
+            assert_eq!(shown["mines"]["counts"], counts, "{who}'s plies at {ply}");
+            assert!(
+                at.contains(&format!(r#"data-view-ply="{ply}""#)),
+                "{who} {ply}"
+            );
+        }
+        // The position at a ply: White's pawn reached d5 at ply 3; the blast at ply 6 cleared
+        // the queen on d3 and the pieces beside it.
+        let at3 = page(browser, "?ply=3");
+        assert!(at3.contains(r#"aria-label="d5, white pawn"#), "{who}");
+        assert_eq!(
+            plies_board(browser, g, 6),
+            "rnb1kbnr/ppp1pppp/8/8/8/8/PP3PPP/R1BQKBNR"
+        );
+        let at6 = page(browser, "?ply=6");
+        assert_eq!(marked(&at6, "exploded"), ["c2", "c3", "d2", "d3"], "{who}");
+    }
+    // Spectators and visitors have no action bar to use; a logged-in one has Next Game.
+    let spectator = page(&carol, "");
+    assert!(!spectator.contains(r#"id="action-form""#));
+    assert!(spectator.contains(r#"id="next-game""#));
+    assert!(spectator.contains(r#"id="time-left">Time left for alice: "#));
+    assert!(!page(&visitor, "").contains(r#"id="next-game""#));
+
+    // After the end, everyone steps through every bomb and count.
+    let r = app.post(
+        &format!("/api/v1/games/{g}/actions"),
+        Some(&p.bob),
+        json!({"action": "resign", "ply": 6}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let plies: Value =
+        serde_json::from_str(&visitor.get(&format!("/games/{g}/plies.json")).body).unwrap();
+    assert_eq!(
+        plies["plies"][0]["mines"]["bombs"]
+            .as_array()
+            .unwrap()
+            .len(),
+        16
+    );
+    assert_eq!(plies["plies"][3]["mines"]["counts"], json!([["d5", 1]]));
+    assert_eq!(counts_told(&page(&visitor, "?ply=4")), ["d5 1"]);
+    assert_eq!(marked(&page(&visitor, "?ply=1"), "own-bomb").len(), 16);
+}
+
+/// The pieces of ply `ply` in the navigation's plies, as `who` gets them.
+fn plies_board(who: &common::Browser, g: i64, ply: usize) -> String {
+    let plies: Value =
+        serde_json::from_str(&who.get(&format!("/games/{g}/plies.json")).body).expect("plies JSON");
+    plies["plies"][ply]["board"].as_str().unwrap().to_string()
 }

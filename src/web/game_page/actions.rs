@@ -1,8 +1,9 @@
-//! The action bar: the actions dropdown as the viewer may use it, the move box and message
-//! (what was typed kept after a refusal), the refusal itself and the draw-offer line.
+//! The action bar of every kind of game: the actions dropdown as the viewer may use it (only
+//! what the kind offers), the move box and message (what was typed kept after a refusal), the
+//! refusal itself and the draw-offer line.
 
 use chrono::NaiveDateTime;
-use slowfuse_rules::Color;
+use slowfuse_rules::{Color, GameKind};
 
 use super::standing::Standing;
 use super::viewer::Viewer;
@@ -27,6 +28,32 @@ pub struct ActionBar {
     pub error: Option<String>,
     /// "You have offered a draw." or "bob offers a draw.".
     pub draw_offer_text: Option<String>,
+    /// The move box shows: the viewer may move or write conditional moves now.
+    pub move_box: bool,
+    /// A message may go with the action (the kind stores one).
+    pub message_box: bool,
+    /// A move may be shown before it is sent (the "confirm moves" preference).
+    pub previews: bool,
+}
+
+/// Whether games of `kind` offer the action `value` (the dropdown's values, and `give_time`).
+/// A minesweeper game has no conditional moves, comments, messages with an action, previews,
+/// taken-back moves or given time: the action pipeline refuses them, so the page never offers
+/// them.
+pub fn offers(kind: GameKind, value: &str) -> bool {
+    match kind {
+        GameKind::Minesweeper => !matches!(
+            value,
+            "move_offer_draw"
+                | "conditional_move"
+                | "comment"
+                | "takeback"
+                | "give_time"
+                | "message"
+                | "preview"
+        ),
+        GameKind::Chess(_) | GameKind::Bughouse => true,
+    }
 }
 
 const fn choice(value: &'static str, label: &'static str) -> ActionChoice {
@@ -88,8 +115,10 @@ pub fn draw_offer_text(standing: &Standing, me: Option<Color>) -> Option<String>
     })
 }
 
-/// The action bar for `viewer`; a refused form's text and message are kept.
+/// The action bar for `viewer` in a game of `kind`; a refused form's text and message are
+/// kept.
 pub fn action_bar(
+    kind: GameKind,
     standing: &Standing,
     viewer: &Viewer,
     refusal: Option<&Refusal>,
@@ -97,6 +126,11 @@ pub fn action_bar(
     claim_holds: bool,
 ) -> ActionBar {
     let me = viewer.color();
+    let my_turn = standing.is_started() && me == Some(standing.turn);
+    let choices: Vec<ActionChoice> = action_choices(standing, me, now, claim_holds)
+        .into_iter()
+        .filter(|c| offers(kind, c.value))
+        .collect();
     let (action, mv, message) = match refusal.map(|r| &r.typed) {
         Some(Typed::Action {
             action,
@@ -105,14 +139,21 @@ pub fn action_bar(
         }) => (action.as_str(), mv.clone(), message.clone()),
         _ => ("", String::new(), String::new()),
     };
+    let conditional = offers(kind, "conditional_move");
+    let selected = match action {
+        "" if my_turn => "move",
+        // Without conditional moves, nothing is chosen for a player who waits: the browser
+        // shows the first action, sent only when they press Continue.
+        "" if conditional => "conditional_move",
+        typed => typed,
+    }
+    .to_string();
     ActionBar {
-        selected: match action {
-            "" if standing.is_started() && me == Some(standing.turn) => "move",
-            "" => "conditional_move",
-            typed => typed,
-        }
-        .to_string(),
-        choices: action_choices(standing, me, now, claim_holds),
+        selected,
+        choices,
+        move_box: my_turn || conditional || !mv.is_empty(),
+        message_box: offers(kind, "message"),
+        previews: offers(kind, "preview"),
         move_value: mv,
         message_value: message,
         error: refusal
@@ -126,6 +167,8 @@ pub fn action_bar(
 mod tests {
     use super::*;
     use crate::web::game_page::standing::tests::running;
+
+    const CHESS: GameKind = GameKind::Chess(slowfuse_rules::Variant::Standard);
 
     fn values(choices: &[ActionChoice]) -> Vec<&str> {
         choices.iter().map(|c| c.value).collect()
@@ -180,17 +223,54 @@ mod tests {
             message: "hi".into(),
         };
         let refusal = Refusal::new(actix_web::http::StatusCode::CONFLICT, "stale", typed);
-        let bar = action_bar(&running(), &Viewer::default(), Some(&refusal), now, false);
+        let bar = action_bar(
+            CHESS,
+            &running(),
+            &Viewer::default(),
+            Some(&refusal),
+            now,
+            false,
+        );
         assert_eq!(
             (bar.selected.as_str(), bar.move_value.as_str()),
             ("offer_draw", "Nf3")
         );
         assert_eq!(bar.error.as_deref(), Some("stale"));
         let tag = Refusal::new(refusal.status, "bad tag", Typed::Tag("x y".into()));
-        let bar = action_bar(&running(), &Viewer::default(), Some(&tag), now, false);
+        let bar = action_bar(
+            CHESS,
+            &running(),
+            &Viewer::default(),
+            Some(&tag),
+            now,
+            false,
+        );
         assert_eq!(
             (bar.selected.as_str(), bar.error),
             ("conditional_move", None)
         );
+    }
+
+    #[test]
+    fn a_minesweeper_player_is_offered_only_what_the_kind_does() {
+        let now = chrono::NaiveDateTime::MIN;
+        let white = Viewer {
+            id: Some(1),
+            seat: Some(crate::game::Seat::first_board(Color::White)),
+            hides_comments: false,
+        };
+        let black = Viewer {
+            seat: Some(crate::game::Seat::first_board(Color::Black)),
+            ..white
+        };
+        let mines = GameKind::Minesweeper;
+        let bar = action_bar(mines, &running(), &white, None, now, false);
+        assert_eq!(values(&bar.choices).join(" "), "move offer_draw resign");
+        assert!(bar.move_box && !bar.message_box && !bar.previews);
+        let waiting = action_bar(mines, &running(), &black, None, now, false);
+        assert_eq!((waiting.selected.as_str(), waiting.move_box), ("", false));
+        let chess = action_bar(CHESS, &running(), &black, None, now, false);
+        assert_eq!(chess.selected, "conditional_move");
+        assert!(chess.move_box && chess.message_box && chess.previews);
     }
 }

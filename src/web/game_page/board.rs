@@ -1,7 +1,7 @@
 //! The board panel: the position at the ply shown, from the viewer's side, whether they may
 //! move on it, where the navigation stands, and the pieces in hand (crazyhouse).
 
-use slowfuse_rules::{Color, Game, Pocket};
+use slowfuse_rules::{Color, Game, Pocket, Pockets};
 
 use super::standing::Standing;
 use super::viewer::{Rights, Viewer};
@@ -50,12 +50,42 @@ pub struct BoardPanel {
     pub pockets: Option<(String, String)>,
     /// The pockets drawn as pieces: above the board (the far side's) and below it.
     pub pocket_rows: Option<(PocketView, PocketView)>,
+    /// A minesweeper board: its squares carry bombs, spent bombs and counts.
+    pub mines: bool,
 }
 
 /// Pieces in hand as text, strongest first, e.g. `Q N P P`; empty when none.
 pub fn pocket_text(p: &Pocket) -> String {
     let letters: Vec<String> = pocket_letters(p).chars().map(String::from).collect();
     letters.join(" ")
+}
+
+/// Where the navigation stands: the ply shown, the last one, and whether the board is seen
+/// from the other side than the viewer's own (`?flip=1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Navigation {
+    pub view_ply: u32,
+    pub last_ply: u32,
+    pub flipped: bool,
+}
+
+/// A position as any kind of game draws it for the panel: its squares, its FEN and the pieces
+/// in hand (crazyhouse).
+pub struct Drawn {
+    pub view: BoardView,
+    pub fen: String,
+    pub pockets: Option<Pockets>,
+}
+
+/// The side at the bottom of the board: the viewer's own (White for others, or by the
+/// "always White" preference), or the other one when `flipped`.
+pub fn side_shown(viewer: &Viewer, prefs: &Preferences, flipped: bool) -> Color {
+    let own_side = if prefs.always_white {
+        Color::White
+    } else {
+        viewer.color().unwrap_or(Color::White)
+    };
+    if flipped { own_side.other() } else { own_side }
 }
 
 /// The board after `view_ply` moves (at most the last), as `viewer` sees it with their
@@ -69,23 +99,47 @@ pub fn board_panel(
     rights: &Rights,
     prefs: &Preferences,
 ) -> BoardPanel {
-    let last_ply = game.ply();
-    let own_side = if prefs.always_white {
-        Color::White
-    } else {
-        viewer.color().unwrap_or(Color::White)
-    };
-    let side = if flipped { own_side.other() } else { own_side };
-    BoardPanel {
+    let side = side_shown(viewer, prefs, flipped);
+    let drawn = Drawn {
         view: board_view(game, view_ply, side),
+        fen: game.fen_at(view_ply).unwrap_or_default(),
+        pockets: game.pockets_at(view_ply),
+    };
+    let at = Navigation {
         view_ply,
-        last_ply,
-        movable: rights.can_act && view_ply == last_ply,
+        last_ply: game.ply(),
+        flipped,
+    };
+    let looker = (viewer, rights, prefs);
+    panel(drawn, at, standing, looker, || game.legal_ucis().join(" "))
+}
+
+/// The panel of a position `drawn` by any kind of game, at `at`, for the viewer with their
+/// rights and preferences; `legal` (the legal moves in UCI, space-separated) is asked only when
+/// the viewer may move now.
+pub fn panel(
+    drawn: Drawn,
+    at: Navigation,
+    standing: &Standing,
+    (viewer, rights, prefs): (&Viewer, &Rights, &Preferences),
+    legal: impl FnOnce() -> String,
+) -> BoardPanel {
+    let side = if drawn.view.orientation == "black" {
+        Color::Black
+    } else {
+        Color::White
+    };
+    let pockets = drawn.pockets;
+    BoardPanel {
+        view: drawn.view,
+        view_ply: at.view_ply,
+        last_ply: at.last_ply,
+        movable: rights.can_act && at.view_ply == at.last_ply,
         can_move: rights.can_act,
         own_side: color_name(viewer.color().unwrap_or(Color::White)),
-        flipped,
+        flipped: at.flipped,
         bottom_black: side == Color::Black,
-        fen: game.fen_at(view_ply).unwrap_or_default(),
+        fen: drawn.fen,
         theme: prefs.board_theme.clone(),
         piece_set: prefs.piece_set.clone(),
         piece_base: piece_base(&prefs.piece_set),
@@ -94,22 +148,23 @@ pub fn board_panel(
         animation_ms: prefs.animation_ms,
         saved_preferences: viewer.id.is_some(),
         legal: if rights.my_turn && rights.can_act {
-            game.legal_ucis().join(" ")
+            legal()
         } else {
             String::new()
         },
         my_turn: rights.my_turn,
         turn: color_name(standing.turn),
-        pockets: game
-            .pockets_at(view_ply)
+        pockets: pockets
+            .as_ref()
             .map(|p| (pocket_text(&p.white), pocket_text(&p.black))),
-        pocket_rows: game.pockets_at(view_ply).map(|p| {
+        pocket_rows: pockets.map(|p| {
             let (top, bottom) = match side {
                 Color::White => ((p.black, Color::Black), (p.white, Color::White)),
                 Color::Black => ((p.white, Color::White), (p.black, Color::Black)),
             };
             (pocket_view(&top.0, top.1), pocket_view(&bottom.0, bottom.1))
         }),
+        mines: false,
     }
 }
 

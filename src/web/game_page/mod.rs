@@ -1,10 +1,12 @@
 //! The game page for one viewer: the viewer's own rows read once, a pure builder per panel,
-//! and [`draw`], used for a plain view, a refused form and after the tag and talk forms.
+//! and [`draw`], used for a plain view, a refused form and after the tag and talk forms. A
+//! minesweeper game is drawn from the same panels around a board of its own (`mines.rs`).
 
 mod actions;
 mod board;
 mod engine;
 mod info;
+mod mines;
 mod move_lines;
 mod moves;
 mod players;
@@ -23,6 +25,7 @@ use askama::Template;
 use std::sync::Arc;
 
 use chrono::NaiveDateTime;
+use slowfuse_rules::minesweeper::MinesweeperGame;
 use slowfuse_rules::{Game, GameKind, PlayedMove};
 
 use crate::game::{
@@ -30,12 +33,14 @@ use crate::game::{
 };
 use crate::usecases::engine_analysis::{EngineReview, read_review_of};
 use crate::usecases::messages::readable_conversation;
+use crate::usecases::minesweeper::secret_game;
 use crate::web::errors::WebError;
 use crate::web::{AppState, Layout, session};
 use actions::ActionBar;
 use board::BoardPanel;
 use engine::EnginePanel;
 use info::VariantPanel;
+pub use mines::{MineKnowledge, MineSight, sight_names};
 use moves::MoveList;
 use players::Players;
 pub use settings::{SettingsForm, settings_form};
@@ -233,6 +238,7 @@ impl GamePage {
             max_chars: input.max_chars,
         };
         let mut actions = actions::action_bar(
+            record.kind,
             &standing,
             &viewer,
             refusal,
@@ -296,15 +302,17 @@ impl GamePage {
     }
 }
 
-/// The record and the viewer's own rows, read on one connection as of one moment; `None` for
-/// no such game.
-type Loaded = (
-    GameRecord,
-    ViewerExtras,
-    Vec<LeaveTaken>,
-    Option<EngineReview>,
-);
+/// The record and the viewer's own rows, read on one connection as of one moment.
+struct Loaded {
+    record: GameRecord,
+    extras: ViewerExtras,
+    leave: Vec<LeaveTaken>,
+    review: Option<EngineReview>,
+    /// A minesweeper game with its secret rows, read in the same snapshot as the record.
+    mines: Option<MinesweeperGame>,
+}
 
+/// Reads what the page of game `id` needs for `me`; `None` for no such game.
 fn load(
     conn: &mut crate::db::DbConnection,
     records: &RecordCache,
@@ -315,12 +323,21 @@ fn load(
     if me.is_none() {
         // A visitor has no rows of their own: the record (one query of its revision when it is
         // kept), then only what it calls for, each of which a later write cannot change (the
-        // moves before a leave began, the finished game's review). No snapshot needed.
+        // moves before a leave began, the finished game's review). No snapshot needed, but for
+        // a minesweeper game, whose secret rows must be read as of the record.
         let Some(record) = read_game_cached(conn, records, id)? else {
             return Ok(None);
         };
-        let (leave, review) = leave_and_review(conn, &record, now)?;
-        return Ok(Some((record, ViewerExtras::default(), leave, review)));
+        if record.kind != GameKind::Minesweeper {
+            let (leave, review) = leave_and_review(conn, &record, now)?;
+            return Ok(Some(Loaded {
+                record,
+                extras: ViewerExtras::default(),
+                leave,
+                review,
+                mines: None,
+            }));
+        }
     }
     crate::db::read_snapshot(conn, |conn| {
         let Some(record) = load_game_cached(conn, records, id)? else {
@@ -328,7 +345,17 @@ fn load(
         };
         let extras = ViewerExtras::load(conn, &record, &Viewer::of(&record, me, false))?;
         let (leave, review) = leave_and_review(conn, &record, now)?;
-        Ok(Some((record, extras, leave, review)))
+        let mines = match record.kind {
+            GameKind::Minesweeper => Some(secret_game(conn, &record).map_err(WebError::internal)?),
+            GameKind::Chess(_) | GameKind::Bughouse => None,
+        };
+        Ok(Some(Loaded {
+            record,
+            extras,
+            leave,
+            review,
+            mines,
+        }))
     })
 }
 
@@ -358,33 +385,16 @@ pub async fn draw(
     let me = session::current_user_id(session);
     let records = state.records.clone();
     let now = state.now();
-    let (record, extras, leave, review) = state
+    let Loaded {
+        record,
+        extras,
+        leave,
+        review,
+        mines,
+    } = state
         .db(move |c| load(c, &records, id, me, now))
         .await??
         .ok_or(WebError::NotFound)?;
-    if let GameKind::Bughouse = record.kind {
-        // Two boards and four players: the match has a page of its own.
-        let occasion = crate::web::match_page::MatchOccasion::View;
-        return crate::web::match_page::draw(state, session, id, occasion).await;
-    }
-    if let GameKind::Minesweeper = record.kind {
-        // Hidden bombs: a page made from the rules' view for this one reader.
-        let refusal = match &occasion {
-            Occasion::Refused(r) => Some((
-                r.status,
-                r.message.clone(),
-                match &r.typed {
-                    Typed::Action { mv, .. } => mv.clone(),
-                    _ => String::new(),
-                },
-            )),
-            _ => None,
-        };
-        let resign_question = matches!(occasion, Occasion::ConfirmResign { .. });
-        return crate::web::minesweeper_page::draw(state, session, id, refusal, resign_question)
-            .await;
-    }
-    let game = record.chess_game().map_err(WebError::internal)?;
     let viewer = Viewer::of(&record, me, viewer::comments_hidden(session));
     let status = match &occasion {
         Occasion::View { .. }
@@ -393,6 +403,26 @@ pub async fn draw(
         | Occasion::KeepPlaying { .. } => StatusCode::OK,
         Occasion::Refused(refusal) => refusal.status,
     };
+    if let GameKind::Bughouse = record.kind {
+        // Two boards and four players: the match has a page of its own.
+        let occasion = crate::web::match_page::MatchOccasion::View;
+        return crate::web::match_page::draw(state, session, id, occasion).await;
+    }
+    if let Some(game) = &mines {
+        // Hidden bombs: the game page's panels around a board drawn for this one reader.
+        let inputs = mines::MinesInputs {
+            record: &record,
+            game,
+            viewer,
+            extras,
+            occasion: &occasion,
+            now,
+            public_url: &state.settings.server.public_url,
+        };
+        let page = mines::build(Layout::from_session(session), inputs);
+        return crate::web::respond::render(status, &page);
+    }
+    let game = record.chess_game().map_err(WebError::internal)?;
     let inputs = PageInputs {
         record: &record,
         game: &game,

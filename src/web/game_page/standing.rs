@@ -95,9 +95,9 @@ impl Standing {
         }
     }
 
-    /// The name of the player to move.
+    /// The name of the player to move, as shown ("Computer (Easy)" for a computer).
     pub fn to_move(&self) -> &str {
-        &self.player(self.turn).name
+        &self.player(self.turn).label
     }
 
     /// Whether the game is being played.
@@ -113,8 +113,8 @@ impl Standing {
             _ => {
                 let why = &self.ending;
                 let who = match self.result.as_str() {
-                    "1-0" => format!("{} wins", self.white.name),
-                    "0-1" => format!("{} wins", self.black.name),
+                    "1-0" => format!("{} wins", self.white.label),
+                    "0-1" => format!("{} wins", self.black.label),
                     _ => "Draw".to_string(),
                 };
                 format!("{} {} — {}", self.result, who, why)

@@ -8,8 +8,9 @@ use actix_web::{HttpResponse, web};
 use crate::usecases::minesweeper::{self, MinesError};
 use crate::web::errors::{self, WebError};
 use crate::web::forms::game_form_sender;
+use crate::web::game_page::{self, Occasion, Refusal, Typed};
 use crate::web::respond::see_other;
-use crate::web::{AppState, minesweeper_page, session};
+use crate::web::{AppState, session};
 
 /// `POST /games/{id}/bombs` with `csrf_token`, `square` (once per ticked square) and `fill`
 /// (`place`, `random` or `clear`).
@@ -61,8 +62,13 @@ pub async fn place(
         Err(MinesError::NotFound) => Err(WebError::NotFound),
         Err(err) => {
             let errors::Refusal { status, message } = errors::refusal(err)?;
-            let refusal = Some((status, message, String::new()));
-            minesweeper_page::draw(&state, &session, id, refusal, false).await
+            let typed = Typed::Action {
+                action: String::new(),
+                mv: String::new(),
+                message: String::new(),
+            };
+            let refusal = Refusal::new(status, message, typed);
+            game_page::draw(&state, &session, id, Occasion::Refused(refusal)).await
         }
     }
 }
