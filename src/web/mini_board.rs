@@ -48,7 +48,7 @@ impl Default for BoardLook {
 #[derive(Clone, Debug)]
 pub struct MiniBoard {
     pub game_id: i64,
-    /// The link's accessible name, e.g. `alice vs bob, Atomic, the final position`; for a
+    /// The link's accessible name, e.g. `alice vs bob, Atomic, the position now`; for a
     /// captioned board its caption's words, `vs bob, Atomic, 2 days 3 h left`.
     pub label: String,
     pub squares: Vec<MiniSquare>,
