@@ -261,7 +261,8 @@
   function coordinate(kind, text) {
     var c = document.createElement("span");
     c.className = "coord " + kind;
-    c.textContent = text;
+    c.setAttribute("aria-hidden", "true"); // the square's name says it
+    c.dataset.coord = text;
     return c;
   }
 
@@ -270,19 +271,28 @@
   function layOut() {
     var hadFocus = boardEl.contains(document.activeElement);
     boardEl.textContent = "";
+    var row = null;
     squareNames().forEach(function (name, i) {
+      // The board is an ARIA grid of eight rows of eight cells.
+      if (i % 8 === 0) {
+        row = document.createElement("div");
+        row.className = "board-row";
+        row.setAttribute("role", "row");
+        boardEl.appendChild(row);
+      }
       var file = FILES.indexOf(name.charAt(0));
       var rank = parseInt(name.charAt(1), 10);
       var sq = document.createElement("div");
       sq.className = "sq " + ((file + rank) % 2 === 0 ? "light" : "dark");
       sq.dataset.sq = name;
+      sq.setAttribute("role", "gridcell");
       sq.tabIndex = name === focusName || (!focusName && i === 0) ? 0 : -1;
       // Coordinates as on the game's board: ranks on the left edge, files along the bottom.
       if (!mainBoard || mainBoard.dataset.coordinates !== "false") {
         if (i % 8 === 0) sq.appendChild(coordinate("rank", name.charAt(1)));
         if (i >= 56) sq.appendChild(coordinate("file", name.charAt(0)));
       }
-      boardEl.appendChild(sq);
+      row.appendChild(sq);
     });
     laidOut = orientation;
     var focused = hadFocus && focusName && boardEl.querySelector('[data-sq="' + focusName + '"]');
@@ -296,7 +306,7 @@
     if (mainBoard) boardEl.dataset.theme = mainBoard.dataset.theme || "green";
     boardEl.dataset.turn = turnOf(fen) === "w" ? "white" : "black";
     if (laidOut !== orientation) layOut();
-    Array.prototype.forEach.call(boardEl.children, function (sq) {
+    Array.prototype.forEach.call(boardEl.querySelectorAll("[data-sq]"), function (sq) {
       var name = sq.dataset.sq;
       sq.classList.toggle("last", last.indexOf(name) >= 0);
       sq.classList.toggle("selected", selected === name);
@@ -552,7 +562,7 @@
   boardEl.addEventListener("keydown", function (e) {
     var sq = e.target.closest && e.target.closest("[data-sq]");
     if (!sq || e.ctrlKey || e.metaKey || e.altKey) return;
-    var all = Array.prototype.slice.call(boardEl.children);
+    var all = Array.prototype.slice.call(boardEl.querySelectorAll("[data-sq]"));
     var at = all.indexOf(sq);
     var step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -8, ArrowDown: 8 }[e.key];
     if (step) {

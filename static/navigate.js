@@ -189,13 +189,15 @@
       if (i % 8 === 0) {
         var r = document.createElement("span");
         r.className = "coord rank";
-        r.textContent = name.charAt(1);
+        r.setAttribute("aria-hidden", "true");
+        r.dataset.coord = name.charAt(1);
         sq.appendChild(r);
       }
       if (i >= 56) {
         var f = document.createElement("span");
         f.className = "coord file";
-        f.textContent = name.charAt(0);
+        f.setAttribute("aria-hidden", "true");
+        f.dataset.coord = name.charAt(0);
         sq.appendChild(f);
       }
     });
@@ -212,7 +214,9 @@
       var rank = parseInt(sq.dataset.square.charAt(1), 10) - 1;
       return white ? (7 - rank) * 8 + file : rank * 8 + (7 - file);
     }
-    ordered.forEach(function (sq) { board.appendChild(sq); });
+    // Eight squares to each row of the grid, in their new order.
+    var rows = board.querySelectorAll(".board-row");
+    ordered.forEach(function (sq, i) { (rows[Math.floor(i / 8)] || board).appendChild(sq); });
     board.dataset.orientation = white ? "white" : "black";
     // The pockets change sides with the board: the far side's above it.
     var above = document.querySelector('.pocket[data-pocket-of="' + (white ? "black" : "white") + '"]');

@@ -36,6 +36,7 @@ static ASSETS: &[Asset] = &[
     asset!("engine.js", "text/javascript; charset=utf-8"),
     asset!("match.js", "text/javascript; charset=utf-8"),
     asset!("mines.js", "text/javascript; charset=utf-8"),
+    asset!("grid.js", "text/javascript; charset=utf-8"),
     asset!("comments.js", "text/javascript; charset=utf-8"),
     asset!("timezone.js", "text/javascript; charset=utf-8"),
     asset!("import.js", "text/javascript; charset=utf-8"),

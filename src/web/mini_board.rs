@@ -48,7 +48,8 @@ impl Default for BoardLook {
 #[derive(Clone, Debug)]
 pub struct MiniBoard {
     pub game_id: i64,
-    /// The link's accessible name, e.g. `alice vs bob, Atomic, your move, 2 days 3 h left`.
+    /// The link's accessible name, e.g. `alice vs bob, Atomic, the position now`; for a
+    /// captioned board its caption's words, `vs bob, Atomic, 2 days 3 h left`.
     pub label: String,
     pub squares: Vec<MiniSquare>,
     /// `white` or `black`: the side at the bottom.
@@ -62,8 +63,14 @@ pub struct MiniBoard {
 }
 
 impl MiniBoard {
-    /// The board with a visible caption.
+    /// The board with a visible caption, which is then the link's accessible name too, so that
+    /// what is read out (or said to a voice control) is what is seen (WCAG 2.5.3).
     pub fn captioned(mut self, title: String, details: Vec<String>) -> MiniBoard {
+        self.label = std::iter::once(&title)
+            .chain(&details)
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .join(", ");
         self.title = title;
         self.details = details;
         self

@@ -127,7 +127,7 @@ fn the_dashboard_puts_the_most_urgent_move_first_then_challenges_opponents_and_r
     assert_eq!(board_ids(my_turn), [urgent, middle, slow], "{my_turn}");
     let first = mini_board(&home.body, urgent).unwrap();
     assert!(
-        first.contains(r#"aria-label="alice vs bob, Standard, your move, 23 h 0 min left""#),
+        first.contains(r#"aria-label="vs bob, Standard, 23 h 0 min left""#),
         "{first}"
     );
     assert!(first.contains(r#"<span class="mini-title">vs bob</span>"#));
@@ -137,7 +137,7 @@ fn the_dashboard_puts_the_most_urgent_move_first_then_challenges_opponents_and_r
     assert!(
         mini_board(waiting, theirs)
             .unwrap()
-            .contains("bob vs alice, Atomic, their move")
+            .contains(r#"aria-label="vs bob, Atomic, their move"#)
     );
     // Finished games are results, not boards.
     assert!(mini_board(&home.body, won).is_none());
@@ -229,7 +229,7 @@ fn visitors_see_games_in_progress_the_variants_and_how_to_start(app: &TestApp, c
     );
     let board = mini_board(live, running).unwrap();
     assert!(
-        board.contains(r#"aria-label="alice vs bob, Atomic, bob to move (black)""#),
+        board.contains(r#"aria-label="alice – bob, Atomic, 1 move · bob to move""#),
         "{board}"
     );
     assert_eq!(piece_on(&board, "e4").as_deref(), Some("wP"));

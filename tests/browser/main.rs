@@ -6,6 +6,7 @@ mod common;
 #[path = "../webdriver/mod.rs"]
 mod webdriver;
 
+mod accessibility;
 mod browser;
 mod browser_bughouse;
 mod browser_computer;

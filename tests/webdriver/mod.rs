@@ -1,6 +1,8 @@
 //! A small WebDriver client for the browser tests: starts chromedriver and drives headless Chromium.
 #![allow(dead_code)]
 
+pub mod axe;
+
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};

@@ -141,16 +141,13 @@ pub(super) fn running_boards(
             } else {
                 format!("{whose}, {time} left")
             };
-            let label = format!(
-                "{} vs {}, {variant}, {time_words}",
-                g.white_name, g.black_name
-            );
             let side = if always_white {
                 Color::White
             } else {
                 g.my_color
             };
-            let board = mini_board(g.id, snapshot, side, label, look);
+            // The caption is the link's name as well.
+            let board = mini_board(g.id, snapshot, side, String::new(), look);
             // Under "Your move" the time is what matters; elsewhere whose move it is too.
             let shown = match (mine, time.as_str()) {
                 (true, "") => "no time limit".to_string(),

@@ -7,7 +7,6 @@ use actix_web::http::StatusCode;
 use askama::Template;
 use slowfuse_rules::{Color, GameKind};
 
-use crate::game::color_name;
 use crate::usecases::boards::board_snapshots;
 use crate::usecases::challenges::{ChallengeListing, visible_challenges};
 use crate::usecases::games::{RunningGame, recent_running_games};
@@ -88,13 +87,8 @@ fn showcase_board(
         1 => "1 move".to_string(),
         n => format!("{n} moves"),
     };
-    let label = format!(
-        "{} vs {}, {variant}, {to_move} to move ({})",
-        g.white,
-        g.black,
-        color_name(snapshot.turn)
-    );
-    mini_board(g.id, snapshot, Color::White, label, look).captioned(
+    // The caption is the link's name as well.
+    mini_board(g.id, snapshot, Color::White, String::new(), look).captioned(
         format!("{} – {}", g.white, g.black),
         vec![variant, format!("{progress} · {to_move} to move")],
     )
