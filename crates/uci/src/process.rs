@@ -22,6 +22,22 @@ pub(crate) struct EngineProcess {
     ended: bool,
 }
 
+/// Spawns `command`, trying again for a moment while its file is busy: a program just written
+/// (or replaced by an upgrade) stays "text file busy" while any process forked at that moment
+/// still holds it open for writing, until that process runs its own program.
+fn spawn_when_not_busy(command: &mut Command) -> std::io::Result<std::process::Child> {
+    let mut tries = 0;
+    loop {
+        match command.spawn() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 40 => {
+                tries += 1;
+                thread::sleep(std::time::Duration::from_millis(25));
+            }
+            other => return other,
+        }
+    }
+}
+
 impl EngineProcess {
     /// Starts `path args…` with its standard error discarded; a thread reads its standard
     /// output line by line.
@@ -34,7 +50,7 @@ impl EngineProcess {
             .stderr(Stdio::null());
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
-        let mut child = command.spawn().map_err(UciError::Spawn)?;
+        let mut child = spawn_when_not_busy(&mut command).map_err(UciError::Spawn)?;
         let (stdin, stdout) = match (child.stdin.take(), child.stdout.take()) {
             (Some(stdin), Some(stdout)) => (stdin, stdout),
             _ => unreachable!("both pipes were asked for"),
